@@ -1,0 +1,372 @@
+"""Discovery: the five roots, their candidate folders, collisions, the bounds, and the frozen `Catalog`.
+
+Follows decisions.md section 3. Every path that reaches the catalog is absolute and spelled as found under
+its root (links are resolved only to check that they stay inside). Files are opened only after `stat` says
+they are regular, and then with O_NONBLOCK, so a FIFO named `SKILL.md` can never block a read.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Iterable
+
+from . import limits
+from .model import ERROR, FILE_START, INFORMATION, WARNING, Catalog, Diagnostic, Related, Root, Scope, Skill
+from .rules import ParsedSkill, check_document
+
+SKILL_FILE = "SKILL.md"
+DEFAULT_BUILTINS = ("help", "model", "reload")
+
+# (relative location, scope), in precedence order
+WORKSPACE_ROOTS: tuple[tuple[str, Scope], ...] = ((".albedo/skills", "workspace"), (".agents/skills", "workspace"))
+USER_ROOTS: tuple[tuple[str, Scope], ...] = (
+    (".albedo/skills", "user"),
+    (".agents/skills", "user"),
+    (".prime/agent/skills", "user"),
+)
+
+
+def root_paths(workspace: str | None, home: str | None, user_roots: bool = True) -> list[tuple[str, Scope]]:
+    """The discovery roots in precedence order: workspace roots first, then (optionally) user roots."""
+    found: list[tuple[str, Scope]] = []
+    if workspace is not None:
+        base = os.path.abspath(workspace)
+        found += [(os.path.join(base, rel), scope) for rel, scope in WORKSPACE_ROOTS]
+    if user_roots:
+        base = os.path.abspath(home if home is not None else os.path.expanduser("~"))
+        found += [(os.path.join(base, rel), scope) for rel, scope in USER_ROOTS]
+    return found
+
+
+def is_within(path: str, folder: str) -> bool:
+    """Whether resolved `path` is `folder` itself or lies beneath it (both already resolved)."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _os_reason(exc: OSError) -> str:
+    return exc.strerror or exc.__class__.__name__
+
+
+def read_skill_bytes(path: str, folder: str) -> tuple[bytes | None, os.stat_result | None, Diagnostic | None]:
+    """Read one `SKILL.md` safely: never a FIFO, never outside `folder`, never more than the bound + 1.
+
+    Returns (bytes, stat, None) or (None, stat-or-None, the diagnostic that explains why not).
+    """
+    try:
+        link = os.lstat(path)
+    except FileNotFoundError:
+        return None, None, Diagnostic(
+            folder,
+            "skill-file-missing",
+            ERROR,
+            f"`{os.path.basename(folder)}` has no {SKILL_FILE}: add one with `name` and `description` "
+            "frontmatter, or move the folder out of the skills root",
+        )
+    except OSError as exc:
+        return None, None, _unreadable(path, exc)
+    try:
+        info = os.stat(path) if stat.S_ISLNK(link.st_mode) else link
+        if stat.S_ISLNK(link.st_mode) and not is_within(os.path.realpath(path), os.path.realpath(folder)):
+            return None, info, Diagnostic(
+                path,
+                "skill-file-not-regular",
+                ERROR,
+                f"{SKILL_FILE} is a link that resolves outside its skill folder: "
+                "replace it with the file itself",
+            )
+    except FileNotFoundError:
+        return None, None, Diagnostic(
+            path, "skill-file-not-regular", ERROR, f"{SKILL_FILE} is a broken link: point it at a file or replace it"
+        )
+    except OSError as exc:
+        return None, None, _unreadable(path, exc)
+    if not stat.S_ISREG(info.st_mode):
+        return None, info, _not_regular(path, info)
+    if info.st_size > limits.MAX_SKILL_FILE_BYTES:
+        return None, info, _too_large(path, info.st_size)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        return None, info, _unreadable(path, exc)
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):  # swapped between stat and open
+            return None, opened, _not_regular(path, opened)
+        chunks = []
+        remaining = limits.MAX_SKILL_FILE_BYTES + 1
+        while remaining > 0:
+            chunk = os.read(fd, remaining)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        return None, info, _unreadable(path, exc)
+    finally:
+        os.close(fd)
+    if len(data) > limits.MAX_SKILL_FILE_BYTES:  # grew after stat
+        return None, info, _too_large(path, len(data))
+    return data, opened, None
+
+
+def _unreadable(path: str, exc: OSError) -> Diagnostic:
+    return Diagnostic(
+        path, "unreadable", ERROR, f"cannot read {path}: {_os_reason(exc)}; check its permissions"
+    )
+
+
+def _not_regular(path: str, info: os.stat_result) -> Diagnostic:
+    kind = (
+        "a folder"
+        if stat.S_ISDIR(info.st_mode)
+        else "a FIFO"
+        if stat.S_ISFIFO(info.st_mode)
+        else "a device or socket"
+    )
+    return Diagnostic(
+        path, "skill-file-not-regular", ERROR, f"{SKILL_FILE} is {kind}, not a regular file: replace it with a file"
+    )
+
+
+def _too_large(path: str, size: int) -> Diagnostic:
+    return Diagnostic(
+        path,
+        "skill-file-too-large",
+        ERROR,
+        f"{SKILL_FILE} is {size:,} bytes, over the {limits.MAX_SKILL_FILE_BYTES:,}-byte limit: "
+        "move long material into files under references/",
+    )
+
+
+class ParseCache:
+    """Parses of `SKILL.md` files keyed by path, reused while size, mtime, inode and device are unchanged.
+
+    Owned by one session and mutated only by its reloads; the catalogs it feeds stay immutable.
+    """
+
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[tuple[int, int, int, int], ParsedSkill]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def key(info: os.stat_result) -> tuple[int, int, int, int]:
+        return (info.st_size, info.st_mtime_ns, info.st_ino, info.st_dev)
+
+    def get(self, path: str, info: os.stat_result) -> ParsedSkill | None:
+        entry = self._entries.get(path)
+        if entry is not None and entry[0] == self.key(info):
+            self.hits += 1
+            return entry[1]
+        self.misses += 1
+        return None
+
+    def put(self, path: str, info: os.stat_result, parsed: ParsedSkill) -> None:
+        self._entries[path] = (self.key(info), parsed)
+
+    def keep_only(self, paths: Iterable[str]) -> None:
+        keep = set(paths)
+        for path in list(self._entries):
+            if path not in keep:
+                del self._entries[path]
+
+
+def examine_candidate(folder: str, cache: ParseCache | None) -> ParsedSkill | Diagnostic:
+    """Parse one candidate folder's `SKILL.md` (or say why it can't be), reusing an unchanged parse."""
+    path = os.path.join(folder, SKILL_FILE)
+    folder_name = os.path.basename(folder)
+    if cache is not None:
+        try:
+            info = os.stat(path)
+        except OSError:
+            info = None
+        if info is not None and stat.S_ISREG(info.st_mode):
+            cached = cache.get(path, info)
+            if cached is not None and (not os.path.islink(path) or _inside(path, folder)):
+                return cached
+    data, info, problem = read_skill_bytes(path, folder)
+    if problem is not None or data is None or info is None:
+        assert problem is not None
+        return problem
+    parsed = check_document(data, path, folder_name)
+    if cache is not None:
+        cache.put(path, info, parsed)
+    return parsed
+
+
+def _inside(path: str, folder: str) -> bool:
+    return is_within(os.path.realpath(path), os.path.realpath(folder))
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    folder: str
+    scope: Scope
+    root: str
+
+
+def _candidates(roots: list[tuple[str, Scope]], found: list[Diagnostic]) -> tuple[list[Root], list[_Candidate]]:
+    """List candidate folders of every root in precedence order; check that linked folders stay inside."""
+    described: list[Root] = []
+    candidates: list[_Candidate] = []
+    for root, scope in roots:
+        try:
+            entries = sorted(
+                (entry for entry in os.scandir(root) if not entry.name.startswith(".")), key=lambda e: e.name
+            )
+        except (FileNotFoundError, NotADirectoryError):
+            described.append(Root(root, scope, False))
+            continue
+        except OSError as exc:
+            described.append(Root(root, scope, True))
+            found.append(_unreadable(root, exc))
+            continue
+        described.append(Root(root, scope, True))
+        real_root: str | None = None
+        for entry in entries:
+            try:
+                if not entry.is_dir():  # files beside skills, dangling links and link loops are not skills
+                    continue
+                if entry.is_symlink():
+                    real_root = real_root or os.path.realpath(root)
+                    target = os.path.realpath(entry.path)
+                    if not is_within(target, real_root) or target == real_root:
+                        found.append(
+                            Diagnostic(
+                                entry.path,
+                                "symlink-escape",
+                                ERROR,
+                                f"skill folder `{entry.name}` is a link to {target}, outside its root {root}: "
+                                "move the skill into the root instead of linking it",
+                            )
+                        )
+                        continue
+            except OSError as exc:
+                found.append(_unreadable(entry.path, exc))
+                continue
+            candidates.append(_Candidate(entry.path, scope, root))
+    return described, candidates
+
+
+def discover(
+    workspace: str | None,
+    home: str | None = None,
+    *,
+    user_roots: bool = True,
+    builtins: Iterable[str] = DEFAULT_BUILTINS,
+    cache: ParseCache | None = None,
+) -> Catalog:
+    """Run discovery over the roots and return the immutable snapshot.
+
+    `workspace` None means no workspace roots (a session with no folder). `home` defaults to the user's.
+    A `cache` makes a rebuild reuse parses of unchanged files.
+    """
+    builtin_names = tuple(dict.fromkeys(builtins))
+    found: list[Diagnostic] = []
+    roots, candidates = _candidates(root_paths(workspace, home, user_roots), found)
+
+    limit_notes: list[Diagnostic] = []
+    if len(candidates) > limits.MAX_CANDIDATES:
+        skipped = candidates[limits.MAX_CANDIDATES :]
+        limit_notes.append(
+            Diagnostic(
+                skipped[0].folder,
+                "candidate-limit",
+                WARNING,
+                f"{len(skipped)} skill folder(s) from here on were not examined: discovery stops after "
+                f"{limits.MAX_CANDIDATES} candidates; remove unused skills",
+            )
+        )
+        candidates = candidates[: limits.MAX_CANDIDATES]
+
+    winners: dict[str, tuple[ParsedSkill, _Candidate]] = {}
+    examined: list[str] = []
+    for candidate in candidates:
+        result = examine_candidate(candidate.folder, cache)
+        if isinstance(result, Diagnostic):
+            found.append(result)
+            continue
+        examined.append(result.path)
+        found.extend(result.diagnostics)
+        if not result.valid or result.name is None:
+            continue
+        winner = winners.get(result.name)
+        if winner is None:
+            winners[result.name] = (result, candidate)
+            continue
+        found.append(collision(result, candidate.scope, winner[0], winner[1].scope))
+    if cache is not None:
+        cache.keep_only(examined)
+
+    skills = []
+    for name, (parsed, candidate) in sorted(winners.items()):
+        command = f"/{name}"
+        if name in builtin_names:
+            command = f"/skill:{name}"
+            found.append(
+                Diagnostic(
+                    parsed.path,
+                    "command-collision",
+                    INFORMATION,
+                    f"`/{name}` is a built-in command, so this skill is reachable as `/skill:{name}`",
+                    parsed.name_range or FILE_START,
+                )
+            )
+        # Advertised without the final line break a folded or literal block scalar ends with.
+        description = (parsed.description or "").removesuffix("\n")
+        skills.append(Skill(name, description, parsed.path, command, candidate.scope, candidate.root))
+
+    found.sort(key=lambda d: d.sort_key)
+    per_file: dict[str, list[Diagnostic]] = {}
+    for diagnostic in found:
+        per_file.setdefault(diagnostic.path, []).append(diagnostic)
+    for path in examined:
+        per_file.setdefault(path, [])
+    kept, dropped = bound_diagnostics(found)
+    for note in limit_notes:
+        per_file.setdefault(note.path, []).append(note)
+    if dropped:
+        limit_notes.append(
+            Diagnostic(
+                roots[0].path if roots else "",
+                "diagnostic-limit",
+                INFORMATION,
+                f"{dropped} more diagnostic(s) were dropped after the first {limits.MAX_DIAGNOSTICS}: "
+                "fix these and reload to see the rest",
+            )
+        )
+    return Catalog(
+        workspace=os.path.abspath(workspace) if workspace is not None else None,
+        roots=tuple(roots),
+        skills=tuple(skills),
+        diagnostics=tuple(sorted(kept + limit_notes, key=lambda d: d.sort_key)),
+        diagnostics_dropped=dropped,
+        builtins=builtin_names,
+        file_diagnostics=MappingProxyType({path: tuple(items) for path, items in per_file.items()}),
+    )
+
+
+def bound_diagnostics(found: list[Diagnostic]) -> tuple[list[Diagnostic], int]:
+    """Keep the first MAX_DIAGNOSTICS of an already sorted list; say how many were dropped."""
+    return found[: limits.MAX_DIAGNOSTICS], max(0, len(found) - limits.MAX_DIAGNOSTICS)
+
+
+def collision(loser: ParsedSkill, loser_scope: Scope, winner: ParsedSkill, winner_scope: Scope) -> Diagnostic:
+    """The warning on a valid skill whose name a skill of higher precedence already holds."""
+    why = (
+        "workspace skills win over user skills"
+        if winner_scope == "workspace" and loser_scope == "user"
+        else "an earlier root wins"
+    )
+    return Diagnostic(
+        loser.path,
+        "collision",
+        WARNING,
+        f"skill `{loser.name}` is hidden by {winner.path} ({why}): rename one of them",
+        loser.name_range or FILE_START,
+        (Related(winner.path, f"`{winner.name}` is defined here and wins", winner.name_range or FILE_START),),
+    )

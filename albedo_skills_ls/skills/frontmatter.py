@@ -1,0 +1,366 @@
+"""Reading a `SKILL.md`: bytes to text, the `---` block, and a failsafe YAML tree with exact ranges.
+
+The YAML is never constructed into Python objects by ruamel.yaml. We read its *event* stream and build
+our own small tree of `Scalar`, `Mapping` and `Sequence` nodes, which makes the failsafe schema exact
+(every scalar stays the string it was written as), lets us reject tags and aliases where they appear,
+and keeps the source range of every key and value for diagnostics and editor features.
+
+Nothing here raises on bad input: every problem becomes a `Diagnostic`.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import Union
+
+from .limits import MAX_FRONTMATTER_BYTES
+from .model import ERROR, Diagnostic, Position, Range
+
+BOM = "\ufeff"
+DELIMITER = "---"
+
+# The failsafe schema's tags; "!" is the non-specific tag of a quoted scalar, which also means "string".
+FAILSAFE_TAGS = frozenset({"tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "!"})
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    value: str
+    range: Range
+
+
+@dataclass(frozen=True, slots=True)
+class Sequence:
+    items: tuple["Node", ...]
+    range: Range
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    key: "Node"
+    value: "Node"
+
+
+@dataclass(frozen=True, slots=True)
+class Mapping:
+    entries: tuple[Entry, ...]
+    range: Range
+
+    def get(self, key: str) -> Entry | None:
+        """The first entry with this key (duplicates are diagnosed separately)."""
+        for entry in self.entries:
+            if isinstance(entry.key, Scalar) and entry.key.value == key:
+                return entry
+        return None
+
+
+Node = Union[Scalar, Sequence, Mapping]
+
+
+@dataclass(frozen=True, slots=True)
+class Frontmatter:
+    """Where the frontmatter sits in the document and what it holds.
+
+    `root` is None when the block could not be parsed (its diagnostics say why); an empty block gives an
+    empty `Mapping`. `end_line` is the line of the closing `---`; the body starts on the line after it.
+    """
+
+    root: Node | None
+    end_line: int
+    delimiter_range: Range  # the opening `---`
+
+
+@dataclass(frozen=True, slots=True)
+class SkillText:
+    """The result of reading one document: its text, its frontmatter (if any) and the reader's findings."""
+
+    text: str | None  # None when the bytes are not UTF-8
+    frontmatter: Frontmatter | None
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def body(self) -> str:
+        """The Markdown after the closing `---` (empty when there is no frontmatter block)."""
+        if self.text is None or self.frontmatter is None:
+            return ""
+        return "".join(lines_of(self.text)[self.frontmatter.end_line + 1 :])
+
+
+def decode(data: bytes, path: str) -> tuple[str | None, Diagnostic | None]:
+    """UTF-8 with an optional BOM; bad bytes give an `encoding` diagnostic placed at the first of them."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        good = data[: exc.start].decode("utf-8").removeprefix(BOM)
+        line = good.count("\n")
+        character = len(good) - (good.rfind("\n") + 1)
+        return None, Diagnostic(
+            path,
+            "encoding",
+            ERROR,
+            f"byte 0x{data[exc.start]:02x} at offset {exc.start} is not valid UTF-8: "
+            "save the file as UTF-8",
+            Range.of(line, character, line, character + 1),
+        )
+    return text.removeprefix(BOM), None
+
+
+def read_text(data: bytes | str, path: str) -> SkillText:
+    """Read a whole `SKILL.md` (bytes from disk, or a buffer's text) into its parts."""
+    if isinstance(data, bytes):
+        text, problem = decode(data, path)
+        if text is None:
+            return SkillText(None, None, (problem,) if problem else ())
+    else:
+        text = data.removeprefix(BOM)
+    return split_and_parse(text, path)
+
+
+def _strip_eol(line: str) -> str:
+    if line.endswith("\n"):
+        line = line[:-1]
+    if line.endswith("\r"):
+        line = line[:-1]
+    return line
+
+
+def lines_of(text: str) -> list[str]:
+    """Lines with their ends kept. Only `\n` (so also `\r\n`) ends a line, as in YAML and in LSP."""
+    lines = text.splitlines(keepends=True)
+    # str.splitlines also splits on \r alone, \v, \f, \x1c.. and U+2028: fall back to a plain split.
+    if any(not line.endswith("\n") for line in lines[:-1]):
+        parts = text.split("\n")
+        lines = [part + "\n" for part in parts[:-1]]
+        if parts[-1]:
+            lines.append(parts[-1])
+    return lines
+
+
+def split_and_parse(text: str, path: str) -> SkillText:
+    lines = lines_of(text)
+    first = _strip_eol(lines[0]) if lines else ""
+    if first != DELIMITER:
+        return SkillText(
+            text,
+            None,
+            (
+                Diagnostic(
+                    path,
+                    "frontmatter-missing",
+                    ERROR,
+                    "SKILL.md must start with a line `---`, then YAML frontmatter with `name` and "
+                    "`description`, then a closing `---`",
+                    Range.of(0, 0, 0, len(first)),
+                ),
+            ),
+        )
+    opening = Range.of(0, 0, 0, len(DELIMITER))
+    end_line = None
+    size = 0
+    for number in range(1, len(lines)):
+        line = lines[number]
+        if _strip_eol(line).rstrip(" \t") == DELIMITER:
+            end_line = number
+            break
+        size += len(line.encode("utf-8", "surrogatepass"))
+    if end_line is None:
+        return SkillText(
+            text,
+            None,
+            (
+                Diagnostic(
+                    path,
+                    "frontmatter-unterminated",
+                    ERROR,
+                    "the frontmatter opened here is never closed: add a line `---` after the YAML",
+                    opening,
+                ),
+            ),
+        )
+    if size > MAX_FRONTMATTER_BYTES:
+        return SkillText(
+            text,
+            Frontmatter(None, end_line, opening),
+            (
+                Diagnostic(
+                    path,
+                    "frontmatter-too-large",
+                    ERROR,
+                    f"the frontmatter is {size:,} bytes, over the {MAX_FRONTMATTER_BYTES:,}-byte limit: "
+                    "keep only metadata there and move long text into the body",
+                    Range.of(0, 0, end_line, len(_strip_eol(lines[end_line]))),
+                ),
+            ),
+        )
+    yaml_text = "".join(lines[1:end_line])
+    odd_break = _odd_line_break(lines, 1, end_line, path)
+    if odd_break is not None:
+        return SkillText(text, Frontmatter(None, end_line, opening), (odd_break,))
+    root, problems = parse_yaml(yaml_text, path, line_offset=1)
+    return SkillText(text, Frontmatter(root, end_line, opening), tuple(problems))
+
+
+# YAML also ends lines at a lone CR, NEL, LS and PS; this project (and LSP, for the last three) does not.
+# Rejecting them in the frontmatter keeps every YAML position on the line the editor shows.
+_ODD_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+
+
+def _odd_line_break(lines: list[str], first: int, end: int, path: str) -> Diagnostic | None:
+    for number in range(first, end):
+        found = _ODD_BREAKS.search(lines[number])
+        if found:
+            return Diagnostic(
+                path,
+                "yaml-syntax",
+                ERROR,
+                f"character U+{ord(found.group()):04X} breaks the line inside the frontmatter: "
+                "use plain line ends (LF or CRLF)",
+                Range.of(number, found.start(), number, found.start() + 1),
+            )
+    return None
+
+
+# --- YAML events to a tree -------------------------------------------------------------------------------
+
+try:  # libyaml through ruamel.yaml.clibz: the same events, several times faster
+    from ruamel.yaml.cyaml import CParser as _CParser
+except ImportError:  # pragma: no cover - exercised only where the C extension is missing
+    _CParser = None
+
+
+def _events(yaml_text: str):
+    if _CParser is not None:
+        parser = _CParser(io.StringIO(yaml_text))
+        while True:
+            event = parser.get_event()
+            yield event
+            if type(event).__name__ == "StreamEndEvent":
+                return
+    from ruamel.yaml import YAML
+
+    yield from YAML(typ="safe", pure=True).parse(yaml_text)
+
+
+class _Builder:
+    """Folds the event stream into nodes, collecting tag, alias and duplicate-key findings."""
+
+    def __init__(self, path: str, line_offset: int) -> None:
+        self.path = path
+        self.line_offset = line_offset
+        self.problems: list[Diagnostic] = []
+
+    def range(self, event) -> Range:
+        start, end = event.start_mark, event.end_mark
+        return Range(
+            Position(start.line + self.line_offset, start.column),
+            Position(end.line + self.line_offset, end.column),
+        )
+
+    def problem(self, code: str, message: str, where: Range) -> None:
+        self.problems.append(Diagnostic(self.path, code, ERROR, message, where))
+
+    def check_node_event(self, event) -> None:
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            self.problem(
+                "yaml-alias",
+                f"anchor `&{anchor}`: anchors and aliases are not allowed in frontmatter; write the value out",
+                self.range(event),
+            )
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag not in FAILSAFE_TAGS:
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            self.problem(
+                "yaml-tag",
+                f"tag `{shown}` is not allowed: frontmatter values are plain strings, lists and maps; "
+                "remove the tag",
+                self.range(event),
+            )
+
+    def node(self, event, events) -> Node:
+        kind = type(event).__name__
+        if kind == "AliasEvent":
+            self.problem(
+                "yaml-alias",
+                f"alias `*{event.anchor}`: anchors and aliases are not allowed in frontmatter; "
+                "write the value out",
+                self.range(event),
+            )
+            return Scalar("", self.range(event))
+        self.check_node_event(event)
+        if kind == "ScalarEvent":
+            return Scalar(event.value, self.range(event))
+        if kind == "SequenceStartEvent":
+            items = []
+            for child in events:
+                if type(child).__name__ == "SequenceEndEvent":
+                    return Sequence(tuple(items), Range(self.range(event).start, self.range(child).end))
+                items.append(self.node(child, events))
+        if kind == "MappingStartEvent":
+            entries = []
+            seen: set[str] = set()
+            for child in events:
+                if type(child).__name__ == "MappingEndEvent":
+                    return Mapping(tuple(entries), Range(self.range(event).start, self.range(child).end))
+                key = self.node(child, events)
+                value = self.node(next(events), events)
+                if isinstance(key, Scalar):
+                    if key.value in seen:
+                        self.problem(
+                            "yaml-duplicate-key",
+                            f"duplicate key `{key.value}`: keep one of them",
+                            key.range,
+                        )
+                    seen.add(key.value)
+                entries.append(Entry(key, value))
+        raise ValueError(f"unexpected YAML event {kind}")  # pragma: no cover - parser guarantees nesting
+
+
+def parse_yaml(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | None, list[Diagnostic]]:
+    """Parse one YAML document into a node tree. An empty document is an empty mapping."""
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    builder = _Builder(path, line_offset)
+    events = _events(yaml_text)
+    root: Node | None = None
+    try:
+        for event in events:
+            kind = type(event).__name__
+            if kind == "DocumentStartEvent":
+                if root is not None:
+                    builder.problem(
+                        "yaml-syntax",
+                        "the frontmatter holds more than one YAML document: remove the `...` or `---` marker",
+                        builder.range(event),
+                    )
+                    return None, builder.problems
+                first = next(events)
+                root = builder.node(first, events)
+            elif kind not in ("StreamStartEvent", "StreamEndEvent", "DocumentEndEvent"):
+                raise ValueError(f"unexpected YAML event {kind}")  # pragma: no cover
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = (mark.line if mark else 0) + line_offset
+        column = mark.column if mark else 0
+        what = " ".join(part for part in (exc.context, exc.problem) if part)
+        builder.problem(
+            "yaml-syntax", f"YAML syntax error: {what}: fix the frontmatter", Range.of(line, column, line, column + 1)
+        )
+        return None, builder.problems
+    except RecursionError:
+        builder.problem(
+            "yaml-syntax", "YAML nesting is too deep: flatten the frontmatter", Range.of(line_offset, 0)
+        )
+        return None, builder.problems
+    except (YAMLError, ValueError) as exc:
+        builder.problem(
+            "yaml-syntax",
+            f"YAML syntax error: {exc}: fix the frontmatter",
+            Range.of(line_offset, 0),
+        )
+        return None, builder.problems
+    if root is None:
+        root = Mapping((), Range.of(line_offset, 0))
+    return root, builder.problems

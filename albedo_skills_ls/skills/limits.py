@@ -1,0 +1,28 @@
+"""Every bound of the specification, named once.
+
+Tests exercise each of them at the bound and one past it; nothing else in the code spells these numbers.
+"""
+
+# Discovery (spec "Discovery", decisions.md section 2)
+MAX_CANDIDATES = 128  # skill folders examined across all five roots, in precedence order
+MAX_DIAGNOSTICS = 64  # catalog diagnostics kept (limit diagnostics are extra and never dropped)
+MAX_FRONTMATTER_BYTES = 64 * 1024  # UTF-8 bytes between the two `---` lines
+MAX_SKILL_FILE_BYTES = 1024 * 1024  # bytes of one SKILL.md
+
+# Field rules (the Agent Skills format)
+MAX_NAME_CHARS = 64
+MAX_DESCRIPTION_CHARS = 1024
+MAX_COMPATIBILITY_CHARS = 500
+MAX_BODY_LINES = 500
+MAX_BODY_TOKENS = 5000
+CHARS_PER_TOKEN = 4  # the token estimate: characters / 4
+
+# skills.resources
+MAX_RESOURCE_FILES = 512  # files listed
+MAX_RESOURCE_ENTRIES = 2048  # directory entries traversed
+MAX_RESOURCE_DEPTH = 16  # directory levels below the skill root
+
+# skills.read
+DEFAULT_READ_LIMIT = 16 * 1024
+MAX_READ_LIMIT = 64 * 1024
+MAX_RESOURCE_BYTES = 16 * 1024 * 1024

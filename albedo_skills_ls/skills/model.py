@@ -1,0 +1,157 @@
+"""The engine's plain, frozen values.
+
+Positions are 0-based; `character` counts Unicode code points within the line (a Python string index).
+The language server converts them to UTF-16 (or UTF-8/UTF-32) at its edge; the command line prints them
+1-based. Every value here is immutable, so a snapshot can be shared by any number of readers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["error", "warning", "information"]
+Scope = Literal["workspace", "user"]
+
+ERROR: Severity = "error"
+WARNING: Severity = "warning"
+INFORMATION: Severity = "information"
+
+SEVERITY_RANK = {ERROR: 0, WARNING: 1, INFORMATION: 2}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Position:
+    line: int
+    character: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"line": self.line, "character": self.character}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Range:
+    start: Position
+    end: Position
+
+    @staticmethod
+    def of(line: int, start: int, end_line: int | None = None, end: int | None = None) -> Range:
+        return Range(
+            Position(line, start),
+            Position(line if end_line is None else end_line, start if end is None else end),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"start": self.start.to_json(), "end": self.end.to_json()}
+
+
+FILE_START = Range.of(0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """A second location a diagnostic points at (the winner of a collision)."""
+
+    path: str
+    message: str
+    range: Range
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "message": self.message, "range": self.range.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding. `path` is a `SKILL.md`, or a folder when the finding is about the folder itself."""
+
+    path: str
+    code: str
+    severity: Severity
+    message: str
+    range: Range = FILE_START
+    related: tuple[Related, ...] = ()
+
+    @property
+    def sort_key(self) -> tuple[str, int, str, int, str]:
+        return (self.path, self.range.start.line, self.code, self.range.start.character, self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "range": self.range.to_json(),
+            "related": [r.to_json() for r in self.related],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    """One discovery root, in precedence order."""
+
+    path: str
+    scope: Scope
+    exists: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "scope": self.scope, "exists": self.exists}
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """A valid, winning skill as the catalog advertises it: never the body, never optional fields."""
+
+    name: str
+    description: str
+    path: str  # absolute path of its SKILL.md
+    command: str  # "/name", or "/skill:name" when a built-in owns "/name"
+    scope: Scope
+    root: str
+
+    @property
+    def folder(self) -> str:
+        return self.path.rsplit("/", 1)[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "path": self.path,
+            "command": self.command,
+            "scope": self.scope,
+            "root": self.root,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """The immutable snapshot: discovery's whole result.
+
+    `diagnostics` is the catalog's bounded, sorted list (at most MAX_DIAGNOSTICS plus the limit
+    diagnostics). `file_diagnostics` maps every examined `SKILL.md` (and folder) path to all of its own
+    diagnostics, for editors that show them per file.
+    """
+
+    workspace: str | None
+    roots: tuple[Root, ...]
+    skills: tuple[Skill, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    diagnostics_dropped: int
+    builtins: tuple[str, ...]
+    file_diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict, compare=False)
+
+    def skill(self, name: str) -> Skill | None:
+        for skill in self.skills:
+            if skill.name == name:
+                return skill
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "workspace": self.workspace,
+            "roots": [r.to_json() for r in self.roots],
+            "skills": [s.to_json() for s in self.skills],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+            "diagnostics_dropped": self.diagnostics_dropped,
+        }

@@ -1,0 +1,264 @@
+"""The validation rules of decisions.md section 2 that look at one document.
+
+`check_document` turns a `SKILL.md`'s text into a `ParsedSkill`: its identity (`name`, `description`) and
+every finding with its exact range. Rules about several skills (collisions) live in `discovery.py`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from . import limits
+from .frontmatter import Mapping, Node, Scalar, SkillText, read_text
+from .model import ERROR, INFORMATION, WARNING, Diagnostic, Range, Severity
+
+KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
+REQUIRED_FIELDS = ("name", "description")
+# Keys that other hosts of the format define; Albedo accepts them silently but says it ignores them.
+HOST_SPECIFIC_FIELDS = (
+    "argument-hint",
+    "user-invocable",
+    "disable-model-invocation",
+    "model",
+    "context",
+    "agent",
+    "hooks",
+    "version",
+    "when_to_use",
+)
+STRING_FIELDS = ("name", "description", "license", "compatibility", "allowed-tools")
+
+NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+NAME_CHARACTER = re.compile(r"[a-z0-9-]")
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedSkill:
+    """One document's identity and findings. `valid` means no finding is an error."""
+
+    path: str
+    name: str | None
+    description: str | None
+    name_range: Range | None
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def valid(self) -> bool:
+        return not any(d.severity == ERROR for d in self.diagnostics)
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` is not a valid skill name, or None. Names the first offending character."""
+    if len(name) > limits.MAX_NAME_CHARS:
+        return f"is {len(name)} characters long; the limit is {limits.MAX_NAME_CHARS}"
+    for index, char in enumerate(name):
+        if not NAME_CHARACTER.match(char):
+            return (
+                f"has {char!r} at position {index + 1}; use only lowercase ASCII letters, digits and `-`"
+            )
+    if name.startswith("-") or name.endswith("-"):
+        return "starts or ends with `-`"
+    if "--" in name:
+        return "holds `--`; use single hyphens"
+    return None
+
+
+def suggest_name(name: str) -> str:
+    """A valid name close to `name`: lowercase, other characters to hyphens, trimmed. May be empty."""
+    lowered = re.sub(r"[^a-z0-9]+", "-", name.lower())
+    return re.sub(r"-{2,}", "-", lowered).strip("-")[: limits.MAX_NAME_CHARS].strip("-")
+
+
+def close_field(key: str) -> str | None:
+    """The known field a misspelled key most likely meant."""
+    matches = difflib.get_close_matches(key.lower(), KNOWN_FIELDS, n=1, cutoff=0.75)
+    return matches[0] if matches else None
+
+
+def description_length(value: str) -> int:
+    """Characters counted toward the 1,024 bound: the value without its final line break."""
+    return len(value[:-1] if value.endswith("\n") else value)
+
+
+class _Checker:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.found: list[Diagnostic] = []
+
+    def add(self, code: str, severity: Severity, message: str, where: Range) -> None:
+        self.found.append(Diagnostic(self.path, code, severity, message, where))
+
+    def string_field(self, root: Mapping, key: str) -> tuple[str | None, Range | None]:
+        entry = root.get(key)
+        if entry is None:
+            return None, None
+        if not isinstance(entry.value, Scalar):
+            kind = "a list" if not isinstance(entry.value, Mapping) else "a map"
+            self.add("field-type", ERROR, f"`{key}` must be a string, not {kind}", entry.value.range)
+            return None, entry.value.range
+        return entry.value.value, entry.value.range
+
+    def metadata(self, root: Mapping) -> None:
+        entry = root.get("metadata")
+        if entry is None:
+            return
+        if not isinstance(entry.value, Mapping):
+            self.add(
+                "field-type",
+                ERROR,
+                "`metadata` must be a map of string keys to string values",
+                entry.value.range,
+            )
+            return
+        for item in entry.value.entries:
+            if not isinstance(item.key, Scalar):
+                self.add("field-type", ERROR, "`metadata` keys must be strings", item.key.range)
+            elif not isinstance(item.value, Scalar):
+                self.add(
+                    "field-type",
+                    ERROR,
+                    f"`metadata.{item.key.value}` must be a string value; quote it or join it into one string",
+                    item.value.range,
+                )
+
+    def keys(self, root: Mapping) -> None:
+        for entry in root.entries:
+            key = entry.key
+            if not isinstance(key, Scalar):
+                self.add("field-type", ERROR, "frontmatter keys must be plain strings", key.range)
+                continue
+            if key.value in KNOWN_FIELDS:
+                continue
+            if key.value in HOST_SPECIFIC_FIELDS:
+                self.add(
+                    "field-host-specific",
+                    INFORMATION,
+                    f"`{key.value}` is defined by other hosts; Albedo ignores this field",
+                    key.range,
+                )
+                continue
+            guess = close_field(key.value)
+            hint = f"; did you mean `{guess}`?" if guess else f"; the known fields are {', '.join(KNOWN_FIELDS)}"
+            self.add("field-unknown", WARNING, f"unknown field `{key.value}`{hint}", key.range)
+
+
+def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None) -> ParsedSkill:
+    """Apply every single-document rule. `folder_name` None skips the name/folder check."""
+    checker = _Checker(path)
+    checker.found.extend(skill_text.diagnostics)
+    frontmatter = skill_text.frontmatter
+    root: Node | None = frontmatter.root if frontmatter else None
+    if frontmatter is None or root is None:
+        return ParsedSkill(path, None, None, None, tuple(checker.found))
+    if not isinstance(root, Mapping):
+        checker.add(
+            "frontmatter-not-mapping",
+            ERROR,
+            "the frontmatter must be a YAML map of fields such as `name: my-skill`",
+            root.range,
+        )
+        return ParsedSkill(path, None, None, None, tuple(checker.found))
+
+    checker.keys(root)
+    whole = frontmatter.delimiter_range
+
+    name, name_range = checker.string_field(root, "name")
+    if name_range is None:
+        checker.add("name-missing", ERROR, "add a `name` field: the skill folder's name", whole)
+    elif name is not None:
+        if not name:
+            checker.add("name-missing", ERROR, "`name` is empty: set it to the skill folder's name", name_range)
+        elif problem := name_problem(name):
+            checker.add("name-invalid", ERROR, f"name `{name}` {problem}", name_range)
+        elif folder_name is not None and name != folder_name:
+            checker.add(
+                "name-mismatch",
+                ERROR,
+                f"name `{name}` differs from its folder `{folder_name}`: rename one so they match",
+                name_range,
+            )
+
+    description, description_range = checker.string_field(root, "description")
+    if description_range is None:
+        checker.add(
+            "description-missing", ERROR, "add a `description`: what the skill does and when to use it", whole
+        )
+    elif description is not None:
+        if not description.strip():
+            checker.add(
+                "description-missing",
+                ERROR,
+                "`description` is blank: say what the skill does and when to use it",
+                description_range,
+            )
+        elif (length := description_length(description)) > limits.MAX_DESCRIPTION_CHARS:
+            checker.add(
+                "description-too-long",
+                ERROR,
+                f"description is {length:,} characters; the limit is {limits.MAX_DESCRIPTION_CHARS:,}: "
+                "move detail into the body",
+                description_range,
+            )
+
+    checker.string_field(root, "license")
+    checker.string_field(root, "allowed-tools")
+    compatibility, compatibility_range = checker.string_field(root, "compatibility")
+    if compatibility is not None and compatibility_range is not None:
+        if not compatibility.strip():
+            checker.add(
+                "compatibility-invalid",
+                ERROR,
+                "`compatibility` is empty: describe the environment the skill needs, or remove the field",
+                compatibility_range,
+            )
+        elif len(compatibility) > limits.MAX_COMPATIBILITY_CHARS:
+            checker.add(
+                "compatibility-invalid",
+                ERROR,
+                f"`compatibility` is {len(compatibility)} characters; the limit is "
+                f"{limits.MAX_COMPATIBILITY_CHARS}",
+                compatibility_range,
+            )
+    checker.metadata(root)
+    _check_body(checker, skill_text, frontmatter.end_line)
+
+    valid_name = name if name_range is not None and name and not name_problem(name) else None
+    return ParsedSkill(
+        path,
+        valid_name,
+        description if description and description.strip() else None,
+        name_range,
+        tuple(checker.found),
+    )
+
+
+def _check_body(checker: _Checker, skill_text: SkillText, end_line: int) -> None:
+    body = skill_text.body
+    if not body:
+        return
+    line_count = body.count("\n") + (0 if body.endswith("\n") else 1)
+    tokens = len(body) // limits.CHARS_PER_TOKEN
+    if line_count > limits.MAX_BODY_LINES:
+        first_over = end_line + 1 + limits.MAX_BODY_LINES
+        checker.add(
+            "body-too-long",
+            INFORMATION,
+            f"the body has {line_count:,} lines; keep it under {limits.MAX_BODY_LINES} and move detail into "
+            "files under references/",
+            Range.of(first_over, 0),
+        )
+    elif tokens > limits.MAX_BODY_TOKENS:
+        checker.add(
+            "body-too-long",
+            INFORMATION,
+            f"the body is about {tokens:,} tokens; keep it under about {limits.MAX_BODY_TOKENS:,} and move "
+            "detail into files under references/",
+            Range.of(end_line + 1, 0),
+        )
+
+
+def check_document(data: bytes | str, path: str, folder_name: str | None) -> ParsedSkill:
+    """Read and check one `SKILL.md` from its bytes (disk) or its text (an editor buffer)."""
+    return check_frontmatter(read_text(data, path), path, folder_name)
