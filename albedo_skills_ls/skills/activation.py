@@ -1,0 +1,205 @@
+"""Activation: `commands.catalog` and `commands.invoke` (decisions.md section 5).
+
+Everything reads one `Catalog` passed in by the caller, so a request that races a reload is answered from
+one snapshot. Invoking a skill re-reads its `SKILL.md` and refuses when its identity changed since that
+snapshot. Nothing here executes, imports, fetches or writes anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable
+
+from .discovery import SKILL_FILE, read_skill_bytes
+from .errors import InvalidArguments, Refused
+from .frontmatter import read_text
+from .model import Catalog, Skill
+from .rules import check_frontmatter
+
+MODES = ("model", "user")
+ACTIVATION_OPEN = "<albedo-skill-activation>"
+ACTIVATION_CLOSE = "</albedo-skill-activation>"
+
+BUILTIN_DESCRIPTIONS = {
+    "help": "List the available commands and skills.",
+    "model": "Show or switch the model (handled by the Albedo client).",
+    "reload": "Re-run skill discovery and swap the catalog in place (`/reload session`).",
+}
+RELOAD_ARGUMENTS = ("", "session")
+
+SKILL_ARGUMENT = {
+    "name": "arguments",
+    "type": "string",
+    "required": False,
+    "description": "Free text handed to the skill exactly as typed.",
+}
+
+
+def builtin_arguments(name: str) -> list[dict[str, Any]]:
+    if name == "reload":
+        return [
+            {
+                "name": "scope",
+                "type": "string",
+                "required": False,
+                "description": "`session`: re-run discovery and swap this session's catalog.",
+                "values": ["session"],
+            }
+        ]
+    return []
+
+
+def command_catalog(catalog: Catalog) -> list[dict[str, Any]]:
+    """Built-ins first (in setting order), then skills in catalog order. Skills also carry `path` and `scope`."""
+    entries: list[dict[str, Any]] = [
+        {
+            "command": f"/{name}",
+            "name": name,
+            "kind": "builtin",
+            "description": BUILTIN_DESCRIPTIONS.get(name, f"Built-in command `/{name}` of the Albedo client."),
+            "arguments": builtin_arguments(name),
+        }
+        for name in catalog.builtins
+    ]
+    entries += [
+        {
+            "command": skill.command,
+            "name": skill.name,
+            "kind": "skill",
+            "description": skill.description,
+            "arguments": [dict(SKILL_ARGUMENT)],
+            "path": skill.path,
+            "scope": skill.scope,
+        }
+        for skill in catalog.skills
+    ]
+    return entries
+
+
+def resolve(catalog: Catalog, command: str) -> Skill | str:
+    """A slash command as the catalog shows it (`/demo`, `/skill:model`) or a bare skill name, to the skill
+    it names, or to the built-in's name. Raises Refused for anything unknown."""
+    if not isinstance(command, str) or not command.strip():
+        raise InvalidArguments("`command` must be a slash command such as `/demo` or a skill name")
+    text = command.strip()
+    if text.startswith("/skill:"):
+        skill = catalog.skill(text.removeprefix("/skill:"))
+    elif text.startswith("/"):
+        name = text[1:]
+        if name in catalog.builtins:
+            return name
+        skill = next((s for s in catalog.skills if s.command == text), None)
+    else:
+        skill = catalog.skill(text)
+        if skill is None and text in catalog.builtins:
+            return text
+    if skill is None:
+        raise Refused(
+            f"unknown command `{text}`: call commands.catalog for the available commands, "
+            "or skills.reload if the skill was added since"
+        )
+    return skill
+
+
+def invoke(
+    catalog: Catalog,
+    command: str,
+    arguments: str = "",
+    mode: str = "model",
+    reload: Callable[[], dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Run one command. Skills: `model` mode returns the activation, `user` mode the turn to submit.
+    Built-ins say what they do (`/reload` runs `reload`, when the caller provides it)."""
+    if not isinstance(arguments, str):
+        raise InvalidArguments("`arguments` must be a string (use \"\" for none)")
+    if mode not in MODES:
+        raise InvalidArguments(f"`mode` must be \"model\" or \"user\", not {mode!r}")
+    target = resolve(catalog, command)
+    if isinstance(target, str):
+        return invoke_builtin(catalog, target, arguments, reload)
+    skill = target
+    fresh = reread(skill)
+    if mode == "model":
+        return {
+            "name": skill.name,
+            "description": skill.description,
+            "source": skill.path,
+            "arguments": arguments,
+            "instructions": fresh,
+        }
+    typed = command.strip() if command.strip().startswith("/") else skill.command
+    return {
+        "intent": f"{typed} {arguments}" if arguments else typed,
+        "input": activation_input(skill, arguments, fresh),
+    }
+
+
+def invoke_builtin(
+    catalog: Catalog, name: str, arguments: str, reload: Callable[[], dict[str, Any]] | None
+) -> dict[str, Any]:
+    if name == "reload":
+        if arguments.strip() not in RELOAD_ARGUMENTS:
+            raise InvalidArguments("`/reload` takes no argument or `session`")
+        if reload is None:
+            raise Refused("`/reload` needs a running session: call skills.reload")
+        return {"command": "/reload", "kind": "builtin", "result": reload()}
+    if name == "help":
+        return {
+            "command": "/help",
+            "kind": "builtin",
+            "result": [
+                {"command": entry["command"], "description": entry["description"]}
+                for entry in command_catalog(catalog)
+            ],
+        }
+    return {
+        "command": f"/{name}",
+        "kind": "builtin",
+        "result": None,
+        "message": f"`/{name}` is a built-in command of the Albedo client; this server has nothing to run for it",
+    }
+
+
+def reread(skill: Skill) -> str:
+    """The skill's body, after checking that its identity still matches the snapshot."""
+    folder = os.path.dirname(skill.path)
+    data, _info, problem = read_skill_bytes(skill.path, folder)
+    stale = (
+        f"skill `{skill.name}` changed on disk since the catalog was built ({{why}}): "
+        "run skills.reload (or `/reload session`) and try again"
+    )
+    if data is None:
+        raise Refused(stale.format(why=problem.message if problem else "it is gone"))
+    text = read_text(data, skill.path)
+    parsed = check_frontmatter(text, skill.path, os.path.basename(folder))
+    if not parsed.valid:
+        raise Refused(stale.format(why=f"{SKILL_FILE} is now invalid"))
+    if parsed.name != skill.name:
+        raise Refused(stale.format(why=f"its name is now `{parsed.name}`"))
+    if (parsed.description or "").removesuffix("\n") != skill.description:
+        raise Refused(stale.format(why="its description changed"))
+    return text.body
+
+
+def _json_for_block(value: dict[str, Any]) -> str:
+    """One-line JSON that cannot contain the closing delimiter: `<`, `>` and `&` are escaped."""
+    encoded = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return encoded.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def activation_input(skill: Skill, arguments: str, instructions: str) -> str:
+    """The model input of a user activation: the activation as one JSON object between delimiter lines."""
+    payload = {"name": skill.name, "source": skill.path, "arguments": arguments, "instructions": instructions}
+    return (
+        f"The user activated the skill `{skill.name}` with {skill.command}. "
+        "Follow its instructions with the given arguments.\n"
+        f"{ACTIVATION_OPEN}\n{_json_for_block(payload)}\n{ACTIVATION_CLOSE}"
+    )
+
+
+def parse_activation_input(model_input: str) -> dict[str, Any]:
+    """The inverse of `activation_input`, for clients and tests."""
+    start = model_input.index(f"\n{ACTIVATION_OPEN}\n") + len(ACTIVATION_OPEN) + 2
+    end = model_input.index(f"\n{ACTIVATION_CLOSE}", start)
+    return json.loads(model_input[start:end])

@@ -1,0 +1,526 @@
+"""`skills.resources` and `skills.read`: list and page through the files beneath one skill's folder.
+
+Both functions take the skill's folder (the directory holding its `SKILL.md`) from the caller, which has
+already looked the skill up in the catalog. Everything here is plain Python: stat, lstat, scandir and one
+read of one regular file. Nothing is executed, imported, fetched or written (spec "Trust and execution").
+
+Safety rules shared by both functions:
+- The skill folder is resolved with `os.path.realpath` first; "inside the skill" always means inside that
+  resolved folder.
+- A link may point anywhere inside the skill folder. A link that resolves outside it is never followed:
+  listing reports it (`symlink-escape`), reading refuses it.
+- Only regular files are resources. FIFOs, sockets and devices are reported, never opened.
+
+Diagnostic codes produced by `list_resources` (all with `range` at the file start):
+- `resource-limit` (warning): a bound of `limits.py` stopped or shortened the walk; `truncated` is true.
+- `symlink-escape` (warning): a link resolves outside the skill folder; skipped.
+- `resource-loop` (warning): a link loop, or a folder reached a second time through a link; skipped.
+- `unreadable` (warning): a broken link or a folder/entry the OS would not let us examine; the OS reason.
+- `resource-not-regular` (information): a FIFO, socket or device; skipped.
+- `resource-name` (warning): a name that is not valid UTF-8, which no request could name; skipped.
+"""
+
+from __future__ import annotations
+
+import base64
+import errno
+import os
+import re
+import stat
+from collections import deque
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from .errors import InvalidArguments, Refused
+from .limits import (
+    DEFAULT_READ_LIMIT,
+    MAX_READ_LIMIT,
+    MAX_RESOURCE_BYTES,
+    MAX_RESOURCE_DEPTH,
+    MAX_RESOURCE_ENTRIES,
+    MAX_RESOURCE_FILES,
+)
+from .model import INFORMATION, WARNING, Diagnostic
+
+__all__ = ["list_resources", "read_resource"]
+
+# The bytes read from the OS per read() call when loading a resource; only a buffer size, not a bound.
+_READ_CHUNK = 1024 * 1024
+
+
+# --------------------------------------------------------------------------------------------- helpers
+
+
+def _require_str(what: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidArguments(f"{what} must be a string, not {type(value).__name__}")
+    return value
+
+
+def _require_count(what: str, value: object) -> int:
+    # bool is an int subclass; `offset=True` is a caller bug, not the offset 1.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidArguments(f"{what} must be a whole number of bytes, not {type(value).__name__}")
+    if value < 0:
+        raise InvalidArguments(f"{what} must be 0 or more, not {value}")
+    return value
+
+
+def _inside(path: str, root: str) -> bool:
+    """True when the resolved `path` is `root` or beneath it (both already resolved)."""
+    prefix = root if root.endswith("/") else root + "/"
+    return path == root or path.startswith(prefix)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def _printable(name: str) -> str:
+    """A file name that may hold undecodable bytes (surrogate escapes), made safe for JSON."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+def _resolve_root(skill_root: str) -> str:
+    root = os.path.realpath(_require_str("skill_root", skill_root))
+    try:
+        st = os.stat(root)
+    except OSError as exc:
+        raise Refused(
+            f"the skill folder {root} cannot be opened ({exc.strerror}); reload the catalog with skills.reload"
+        ) from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise Refused(f"the skill folder {root} is not a folder any more; reload the catalog with skills.reload")
+    return root
+
+
+# ------------------------------------------------------------------------------------- skills.resources
+
+
+@dataclass(frozen=True, slots=True)
+class _Dir:
+    path: str  # absolute, as seen under the resolved root (link names kept, not resolved)
+    rel: str  # relative POSIX path below the root; "" for the root itself
+    depth: int  # 0 for the root; a folder `a/b` is at depth 2
+
+
+class _Walk:
+    """One bounded, iterative, breadth-first walk. State lives here so the steps stay small."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.files: list[str] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.entries_left = MAX_RESOURCE_ENTRIES
+        # (st_dev, st_ino) of every folder scanned -> its relative path, to name it in loop diagnostics.
+        self.visited: dict[tuple[int, int], str] = {}
+        # Folders reached without crossing a folder link are walked before folders reached through one, so
+        # that when a link and the real folder name the same place, the real folder is the one listed and
+        # the link is the one reported (it is the duplicate).
+        self.queue: deque[_Dir] = deque()
+        self.linked: deque[_Dir] = deque()
+        self.too_deep: list[str] = []
+        self.truncated = False
+        self.stopped = False
+
+    # -- the loop
+
+    def run(self) -> None:
+        self.queue.append(_Dir(self.root, "", 0))
+        while not self.stopped:
+            if self.queue:
+                folder = self.queue.popleft()
+            elif self.linked:
+                folder = self.linked.popleft()
+            else:
+                break
+            self._scan(folder)
+        if self.too_deep:
+            # The depth bound does not stop the walk, it only leaves some folders out: one diagnostic for
+            # all of them, on the first one met (traversal order is deterministic).
+            self.truncated = True
+            count = len(self.too_deep)
+            self._warn(
+                self.too_deep[0],
+                "resource-limit",
+                f"{count} folder{'s' if count != 1 else ''} more than {MAX_RESOURCE_DEPTH} levels below the "
+                f"skill folder {'were' if count != 1 else 'was'} not entered (the first is this one); "
+                "files inside them are not listed",
+            )
+
+    def _scan(self, folder: _Dir) -> None:
+        try:
+            st = os.stat(folder.path)
+        except OSError as exc:
+            self._warn(folder.path, "unreadable", f"cannot examine this folder: {exc.strerror}")
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in self.visited:
+            self._loop_or_duplicate(folder, self.visited[key])
+            return
+        self.visited[key] = folder.rel
+
+        # Pull at most MAX_RESOURCE_ENTRIES + 1 names from the OS for one folder and sort them, so the
+        # entries examined are the first ones by name (not in whatever order the file system yields them)
+        # whenever the folder holds no more than that. The walk as a whole never pulls more than
+        # 2 * MAX_RESOURCE_ENTRIES + 1 names: every folder scanned before the cut was examined in full.
+        try:
+            with os.scandir(folder.path) as it:
+                batch = list(islice(it, MAX_RESOURCE_ENTRIES + 1))
+        except OSError as exc:
+            self._warn(folder.path, "unreadable", f"cannot list this folder: {exc.strerror}")
+            return
+        batch.sort(key=lambda entry: entry.name)
+
+        cut = len(batch) > self.entries_left
+        examined = batch[: self.entries_left] if cut else batch
+        self.entries_left -= len(examined)
+        for entry in examined:
+            self._examine(entry, folder)
+            if self.stopped:
+                return
+        if cut:
+            self._stop_for_entries(folder, len(batch) - len(examined), len(batch) > MAX_RESOURCE_ENTRIES)
+
+    # -- one entry
+
+    def _examine(self, entry: os.DirEntry[str], folder: _Dir) -> None:
+        path = entry.path
+        rel = f"{folder.rel}/{entry.name}" if folder.rel else entry.name
+        try:
+            entry.name.encode("utf-8")
+        except UnicodeEncodeError:
+            # The OS gave bytes that are not UTF-8 (decoded with surrogate escapes). No JSON request could
+            # name it back, so it is reported instead of listed.
+            self._warn(
+                _printable(path),
+                "resource-name",
+                f"the name {_printable(entry.name)!r} is not valid UTF-8, so it cannot be read; rename it",
+            )
+            return
+        try:
+            if entry.is_symlink():
+                self._examine_link(path, rel, folder.depth)
+            elif entry.is_dir(follow_symlinks=False):
+                self._enter(_Dir(path, rel, folder.depth + 1), self.queue)
+            elif entry.is_file(follow_symlinks=False):
+                self._add_file(path, rel)
+            else:
+                mode = entry.stat(follow_symlinks=False).st_mode
+                self._not_regular(path, mode)
+        except OSError as exc:
+            self._warn(path, "unreadable", f"cannot examine this entry: {exc.strerror}")
+
+    def _examine_link(self, path: str, rel: str, parent_depth: int) -> None:
+        # Escape first: realpath needs no target to exist, and a link leaving the skill is the finding
+        # that matters whatever it points at (even nothing).
+        target = os.path.realpath(path)
+        if not _inside(target, self.root):
+            self._warn(
+                path,
+                "symlink-escape",
+                f"the link {rel} resolves outside the skill folder (to {target}); it is not a resource",
+            )
+            return
+        try:
+            st = os.stat(path)  # follows the link; stat never opens, so a FIFO target cannot block
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                self._warn(path, "resource-loop", f"the link {rel} is a link loop: {exc.strerror}")
+            else:
+                self._warn(path, "unreadable", f"the link {rel} is broken: {exc.strerror}")
+            return
+        if stat.S_ISDIR(st.st_mode):
+            self._enter(_Dir(path, rel, parent_depth + 1), self.linked)
+        elif stat.S_ISREG(st.st_mode):
+            self._add_file(path, rel)  # an internal file link is listed under its own (link) name
+        else:
+            self._not_regular(path, st.st_mode)
+
+    def _enter(self, folder: _Dir, queue: deque[_Dir]) -> None:
+        if folder.depth > MAX_RESOURCE_DEPTH:
+            self.too_deep.append(folder.path)
+            return
+        queue.append(folder)
+
+    def _add_file(self, path: str, rel: str) -> None:
+        if len(self.files) >= MAX_RESOURCE_FILES:
+            # Found one file more than may be listed: stop the whole walk here.
+            self.truncated = True
+            self.stopped = True
+            self._warn(
+                path,
+                "resource-limit",
+                f"stopped after listing {MAX_RESOURCE_FILES} files (the limit); this file and any after it "
+                "are not listed",
+            )
+            return
+        self.files.append(rel)
+
+    def _not_regular(self, path: str, mode: int) -> None:
+        self.diagnostics.append(
+            Diagnostic(
+                path=path,
+                code="resource-not-regular",
+                severity=INFORMATION,
+                message=f"skipped: {_kind(mode)}, not a regular file; only regular files are resources",
+            )
+        )
+
+    def _loop_or_duplicate(self, folder: _Dir, first: str) -> None:
+        first_name = first or "the skill folder itself"
+        if first == "" or (folder.rel + "/").startswith(first + "/"):
+            reason = f"it leads back to {first_name}, which contains it (a loop)"
+        else:
+            reason = f"its files are already listed under {first_name}"
+        self._warn(folder.path, "resource-loop", f"the folder {folder.rel} is not walked again: {reason}")
+
+    def _stop_for_entries(self, folder: _Dir, left_here: int, maybe_more: bool) -> None:
+        self.truncated = True
+        self.stopped = True
+        waiting = len(self.queue) + len(self.linked)
+        # `maybe_more`: the folder yielded as many names as were pulled, so it may hold still more.
+        here = f"{'at least ' if maybe_more else ''}{left_here} entr{'ies' if left_here != 1 else 'y'} of this folder"
+        later = f" and {waiting} folder{'s' if waiting != 1 else ''} not yet entered" if waiting else ""
+        verb = "was" if left_here == 1 and not maybe_more and not waiting else "were"
+        self._warn(
+            folder.path,
+            "resource-limit",
+            f"stopped after examining {MAX_RESOURCE_ENTRIES} folder entries (the limit); {here}{later} "
+            f"{verb} left out",
+        )
+
+    def _warn(self, path: str, code: str, message: str) -> None:
+        self.diagnostics.append(Diagnostic(path=path, code=code, severity=WARNING, message=message))
+
+
+def list_resources(name: str, skill_root: str) -> dict[str, Any]:
+    """List the regular files beneath one skill's folder, without opening any of them.
+
+    Returns `{"name", "resources", "diagnostics", "truncated"}`:
+    - `resources`: relative POSIX paths of every regular file found (after following links that stay
+      inside the skill), sorted by code point. `SKILL.md` itself is listed, as are hidden files: they are
+      ordinary resources. A link to a file is listed under the link's own path.
+    - `diagnostics`: `Diagnostic.to_json()` dicts (codes in the module docstring), sorted; `path` is the
+      absolute path of the entry as seen under the resolved skill folder (links not resolved).
+    - `truncated`: true when a bound left something out; exactly one `resource-limit` diagnostic per bound
+      that did so says which bound and what was left out.
+
+    The walk is iterative and breadth-first: the skill folder first, then each folder it contains in the
+    order met, each folder's entries sorted by name. Folders reached through a link are walked after all
+    others, and a folder already walked (same device and inode) is not walked again (`resource-loop`).
+
+    Bounds (limits.py):
+    - MAX_RESOURCE_ENTRIES: every entry scandir yields counts (files, folders, links, FIFOs, hidden or
+      not). After that many the walk stops.
+    - MAX_RESOURCE_DEPTH: the skill folder is level 0; a folder in it is level 1; `a/b/c.txt` lies in a
+      folder 2 levels deep. Folders up to MAX_RESOURCE_DEPTH levels deep are entered; deeper ones are
+      counted as entries but not entered (the walk goes on elsewhere).
+    - MAX_RESOURCE_FILES: the first that many files met in walk order are listed; on meeting one more the
+      walk stops.
+    When the entry bound cuts a single folder holding more than MAX_RESOURCE_ENTRIES + 1 entries, which of
+    its entries were examined depends on the file system's order; in every other case the result is the
+    same on every run.
+    """
+    _require_str("name", name)
+    root = _resolve_root(skill_root)
+    walk = _Walk(root)
+    walk.run()
+    diagnostics = sorted(walk.diagnostics, key=lambda d: d.sort_key)
+    return {
+        "name": name,
+        "resources": sorted(walk.files),
+        "diagnostics": [d.to_json() for d in diagnostics],
+        "truncated": walk.truncated,
+    }
+
+
+# ----------------------------------------------------------------------------------------- skills.read
+
+_DRIVE = re.compile(r"[A-Za-z]:")
+_EXAMPLE = "use a path relative to the skill folder, such as SKILL.md or references/x.md"
+
+
+def _normalize(resource: str) -> str:
+    """Refuse every traversal form, then drop empty and `.` segments: `./a//b.md` -> `a/b.md`."""
+    if resource == "":
+        raise Refused(f"the resource path is empty; {_EXAMPLE}")
+    if "\0" in resource:
+        raise Refused(f"the resource path {resource!r} contains a NUL byte; {_EXAMPLE}")
+    if "\\" in resource:
+        raise Refused(f"the resource path {resource!r} contains a backslash; separate folders with '/'; {_EXAMPLE}")
+    if resource.startswith("/"):
+        raise Refused(f"the resource path {resource!r} is absolute; {_EXAMPLE}")
+    if _DRIVE.match(resource):
+        raise Refused(f"the resource path {resource!r} starts with a drive; {_EXAMPLE}")
+    segments = resource.split("/")
+    if ".." in segments:
+        raise Refused(f"the resource path {resource!r} contains '..'; {_EXAMPLE}")
+    parts = [s for s in segments if s not in ("", ".")]
+    if not parts:
+        raise Refused(f"the resource path {resource!r} names the skill folder itself; {_EXAMPLE}")
+    return "/".join(parts)
+
+
+def _open_regular(path: str, shown: str, expected: os.stat_result | None = None) -> tuple[int, os.stat_result]:
+    """Open `path` for reading and confirm on the open descriptor that it is a regular file.
+
+    O_NONBLOCK: if the path became a FIFO since it was checked, opening it does not wait for a writer.
+    O_NOFOLLOW: `path` is already resolved; if it became a link since, refuse rather than follow it.
+    With `expected`, the open file must be the same (device, inode) that was checked before opening.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise Refused(
+            f"the resource {shown} cannot be opened ({exc.strerror}); list the resources with skills.resources"
+        ) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise Refused(f"the resource {shown} is {_kind(st.st_mode)}; only regular files can be read")
+        if expected is not None and (st.st_dev, st.st_ino) != (expected.st_dev, expected.st_ino):
+            raise Refused(f"the resource {shown} changed while it was being opened; read it again")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def _load(root: str, rel: str) -> bytes:
+    """The whole resource `rel` (already normalized), after every safety check."""
+    real = os.path.realpath(os.path.join(root, rel))
+    if not _inside(real, root):
+        raise Refused(
+            f"the resource {rel} resolves outside the skill folder; only files inside it can be read "
+            "(list them with skills.resources)"
+        )
+    try:
+        st = os.stat(real)  # never opens: a FIFO is refused here without ever being opened
+    except (FileNotFoundError, NotADirectoryError):
+        raise Refused(f"the skill has no resource {rel}; list its resources with skills.resources") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise Refused(
+                f"the resource {rel} is a link loop; list the readable resources with skills.resources"
+            ) from None
+        raise Refused(f"the resource {rel} cannot be examined ({exc.strerror})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise Refused(f"the resource {rel} is a folder; list the files in it with skills.resources")
+    if not stat.S_ISREG(st.st_mode):
+        raise Refused(f"the resource {rel} is {_kind(st.st_mode)}; only regular files can be read")
+    if st.st_size > MAX_RESOURCE_BYTES:
+        raise Refused(
+            f"the resource {rel} is {st.st_size} bytes, over the {MAX_RESOURCE_BYTES // (1024 * 1024)} MiB "
+            f"limit ({MAX_RESOURCE_BYTES} bytes) for skills.read"
+        )
+
+    fd, _ = _open_regular(real, rel, st)
+    try:
+        chunks: list[bytes] = []
+        total = 0
+        # Read to the end, but never more than one byte past the bound: a file that grew after the stat
+        # is refused instead of read without limit.
+        while total <= MAX_RESOURCE_BYTES:
+            chunk = os.read(fd, min(_READ_CHUNK, MAX_RESOURCE_BYTES + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    finally:
+        os.close(fd)
+    if total > MAX_RESOURCE_BYTES:
+        raise Refused(
+            f"the resource {rel} grew past the {MAX_RESOURCE_BYTES // (1024 * 1024)} MiB limit while it was read"
+        )
+    return b"".join(chunks)
+
+
+def _is_continuation(byte: int) -> bool:
+    return 0x80 <= byte <= 0xBF
+
+
+def read_resource(
+    name: str,
+    skill_root: str,
+    resource: str = "SKILL.md",
+    offset: int = 0,
+    limit: int = DEFAULT_READ_LIMIT,
+) -> dict[str, Any]:
+    """Read one page of one regular file beneath the skill folder.
+
+    Returns `{"name", "resource", "offset", "size", "next_offset", "truncated", "encoding", "content"}`;
+    `resource` is the normalized relative path (`./a//b.md` -> `a/b.md`), `size` the whole file's bytes.
+
+    Arguments (InvalidArguments when wrong): `resource` a str; `offset` and `limit` ints, not bools, 0 or
+    more. `limit` above MAX_READ_LIMIT is served as MAX_READ_LIMIT. `limit` 0 is allowed and returns an
+    empty page (`next_offset == offset`). `offset == size` returns an empty page with `truncated` false;
+    `offset > size` is InvalidArguments.
+
+    Refused: an empty, absolute, backslashed, NUL-holding, drive-prefixed or `..`-holding path; a path that
+    resolves outside the skill folder (links inside it are fine); a missing resource; a folder, FIFO,
+    socket or device; a file over MAX_RESOURCE_BYTES.
+
+    `encoding` is "utf-8" when the whole file is valid UTF-8 (a BOM is kept as content). Then the page is
+    bytes [offset, offset + limit) shortened to end on a character boundary, so it may be up to 3 bytes
+    short of the limit, and `offset` must itself be a character boundary (0 or a `next_offset` returned
+    earlier), else InvalidArguments. When the character at `offset` is longer than a positive `limit`,
+    the page is empty with `next_offset == offset` and `truncated` true: a reader that pages through a
+    UTF-8 file must use a limit of at least 4. Otherwise `encoding` is "base64" and `content` is the
+    base64 of exactly bytes [offset, offset + limit). Either way `next_offset` is `offset` plus the bytes
+    in the page and `truncated` is `next_offset < size`; joining every page from 0 gives the file exactly.
+    """
+    _require_str("name", name)
+    if not isinstance(resource, str):
+        raise InvalidArguments(f"resource must be a string; {_EXAMPLE}")
+    offset = _require_count("offset", offset)
+    limit = min(_require_count("limit", limit), MAX_READ_LIMIT)
+    rel = _normalize(resource)
+    root = _resolve_root(skill_root)
+    data = _load(root, rel)
+    size = len(data)
+    if offset > size:
+        raise InvalidArguments(f"offset {offset} is past the end (size {size}); the last page ends at {size}")
+
+    try:
+        data.decode("utf-8")  # validation only; nothing is cached between calls
+        encoding = "utf-8"
+    except UnicodeDecodeError:
+        encoding = "base64"
+
+    end = min(offset + limit, size)
+    if encoding == "utf-8":
+        if offset < size and _is_continuation(data[offset]):
+            raise InvalidArguments(
+                f"offset {offset} falls inside a UTF-8 character of {rel}; start at 0 or at a next_offset value"
+            )
+        # Step back over continuation bytes so the page ends where a character starts (at most 3 steps:
+        # the data is valid UTF-8). Never below offset, so a page never exceeds the limit.
+        while offset < end < size and _is_continuation(data[end]):
+            end -= 1
+        content = data[offset:end].decode("utf-8")
+    else:
+        content = base64.b64encode(data[offset:end]).decode("ascii")
+
+    return {
+        "name": name,
+        "resource": rel,
+        "offset": offset,
+        "size": size,
+        "next_offset": end,
+        "truncated": end < size,
+        "encoding": encoding,
+        "content": content,
+    }
