@@ -1,0 +1,116 @@
+"""`workspace/executeCommand` routes (decisions.md section 5).
+
+Each route takes the arguments positionally, validates them itself (so a missing optional argument takes
+its default and a wrong type gets a message that says what to pass), reads one snapshot once, and maps
+engine refusals to JSON-RPC errors: InvalidParams for bad arguments, RequestFailed for refused or stale
+requests. The server keeps serving after any of them.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any, Callable
+
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+
+from ..skills import activation, limits, resources
+from ..skills.errors import InvalidArguments, Refused
+from ..skills.model import Skill
+from .server import AlbedoLanguageServer
+
+REQUEST_FAILED = -32803  # LSP ErrorCodes.RequestFailed
+
+COMMANDS = ("skills.read", "skills.resources", "commands.catalog", "commands.invoke", "skills.reload")
+
+
+class RequestFailed(JsonRpcException):
+    CODE = REQUEST_FAILED
+    MESSAGE = "Request failed"
+
+
+def _route(handler: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(handler)
+    def wrapper(ls: AlbedoLanguageServer, *args: Any) -> Any:
+        if not ls.settings.enable:
+            raise RequestFailed("the Albedo skills extension is disabled (`albedoSkills.enable`): enable it first")
+        try:
+            return handler(ls, *args)
+        except InvalidArguments as exc:
+            raise JsonRpcInvalidParams(str(exc)) from exc
+        except Refused as exc:
+            raise RequestFailed(str(exc)) from exc
+
+    return wrapper
+
+
+def _arguments(args: tuple[Any, ...], names: tuple[str, ...], required: int) -> list[Any]:
+    if not required <= len(args) <= len(names):
+        wanted = ", ".join(f"{name}?" if index >= required else name for index, name in enumerate(names))
+        raise InvalidArguments(f"expected arguments [{wanted}], got {len(args)}")
+    return list(args) + [None] * (len(names) - len(args))
+
+
+def _find_skill(ls: AlbedoLanguageServer, name: Any) -> Skill:
+    """The skill of that name in the first session whose snapshot has it (sessions share the user roots)."""
+    if not isinstance(name, str) or not name:
+        raise InvalidArguments("`name` must be a skill name such as `demo`")
+    bare = name.removeprefix("/skill:").removeprefix("/")
+    for snapshot in [session.snapshot for session in ls.sessions] or [ls.primary().snapshot]:
+        skill = snapshot.skill(bare)
+        if skill is not None:
+            return skill
+    raise Refused(f"no skill named `{name}` in the catalog: call commands.catalog, or skills.reload if it is new")
+
+
+def register(server: AlbedoLanguageServer) -> None:
+    @server.command("commands.catalog")
+    @_route
+    def commands_catalog(ls: AlbedoLanguageServer, *args: Any) -> list[dict[str, Any]]:
+        _arguments(args, (), 0)
+        return activation.command_catalog(ls.primary().snapshot)
+
+    @server.command("commands.invoke")
+    @_route
+    def commands_invoke(ls: AlbedoLanguageServer, *args: Any) -> dict[str, Any]:
+        command, arguments, mode = _arguments(args, ("command", "arguments", "mode"), 1)
+        session = ls.primary()
+        return activation.invoke(
+            session.snapshot,
+            command,
+            "" if arguments is None else arguments,
+            "model" if mode is None else mode,
+            reload=lambda: _reload(ls),
+        )
+
+    @server.command("skills.resources")
+    @_route
+    def skills_resources(ls: AlbedoLanguageServer, *args: Any) -> dict[str, Any]:
+        (name,) = _arguments(args, ("name",), 1)
+        skill = _find_skill(ls, name)
+        return resources.list_resources(skill.name, os.path.dirname(skill.path))
+
+    @server.command("skills.read")
+    @_route
+    def skills_read(ls: AlbedoLanguageServer, *args: Any) -> dict[str, Any]:
+        name, resource, offset, limit = _arguments(args, ("name", "resource", "offset", "limit"), 1)
+        skill = _find_skill(ls, name)
+        return resources.read_resource(
+            skill.name,
+            os.path.dirname(skill.path),
+            "SKILL.md" if resource is None else resource,
+            0 if offset is None else offset,
+            limits.DEFAULT_READ_LIMIT if limit is None else limit,
+        )
+
+    @server.command("skills.reload")
+    @_route
+    def skills_reload(ls: AlbedoLanguageServer, *args: Any) -> dict[str, Any]:
+        _arguments(args, (), 0)
+        return _reload(ls)
+
+
+def _reload(ls: AlbedoLanguageServer) -> dict[str, Any]:
+    """Reload every session; the result describes the primary session (the one commands read)."""
+    summaries = ls.reload_all()
+    return summaries[0]

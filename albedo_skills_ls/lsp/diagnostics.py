@@ -1,0 +1,95 @@
+"""Document sync and diagnostics: live checks of open `SKILL.md` buffers, and pull diagnostics.
+
+Push clients get `textDocument/publishDiagnostics` (with the buffer's version); pull clients ask with
+`textDocument/diagnostic` and `workspace/diagnostic`, and get result ids so unchanged reports stay small.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lsprotocol import types
+
+from ..skills.discovery import SKILL_FILE
+from .convert import path_to_uri, uri_to_path
+from .server import AlbedoLanguageServer
+
+DIAGNOSTIC_IDENTIFIER = "albedo-skills"
+
+
+def _skill_path(uri: str) -> str | None:
+    path = uri_to_path(uri)
+    return path if path and os.path.basename(path) == SKILL_FILE else None
+
+
+def register(server: AlbedoLanguageServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: AlbedoLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+        path = _skill_path(params.text_document.uri)
+        if path and not ls.pull_diagnostics and ls.settings.enable:
+            ls.publish(path, ls.diagnostics_for(path))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: AlbedoLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+        path = _skill_path(params.text_document.uri)
+        if path and ls.settings.enable:
+            ls.schedule_live_check(path)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: AlbedoLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+        # Clients without file watchers still see collisions move once a SKILL.md is saved.
+        if _skill_path(params.text_document.uri) and ls.settings.enable and ls.settings.auto_reload:
+            ls.schedule_reload()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: AlbedoLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+        path = _skill_path(params.text_document.uri)
+        if path and not ls.pull_diagnostics:
+            # back to the disk's state as the snapshot knows it (nothing, for a file outside the roots)
+            ls.publish(path, ls.diagnostics_for(path))
+
+
+def enable_pull_diagnostics(server: AlbedoLanguageServer) -> None:
+    """Registered from `initialize`, before capabilities are computed, only for clients that pull."""
+    server.pull_diagnostics = True
+
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(
+            identifier=DIAGNOSTIC_IDENTIFIER, inter_file_dependencies=True, workspace_diagnostics=True
+        ),
+    )
+    def document_diagnostic(
+        ls: AlbedoLanguageServer, params: types.DocumentDiagnosticParams
+    ) -> types.DocumentDiagnosticReport:
+        path = uri_to_path(params.text_document.uri)
+        found = ls.diagnostics_for(path) if path else ()
+        result_id = ls.result_id(found)
+        if params.previous_result_id == result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(
+            items=ls.lsp_diagnostics(path, found) if path else [], result_id=result_id
+        )
+
+    @server.feature(types.WORKSPACE_DIAGNOSTIC)
+    def workspace_diagnostic(
+        ls: AlbedoLanguageServer, params: types.WorkspaceDiagnosticParams
+    ) -> types.WorkspaceDiagnosticReport:
+        previous = {item.uri: item.value for item in params.previous_result_ids}
+        items: list = []
+        for path, found in sorted(ls.all_diagnostics().items()):
+            uri = path_to_uri(path)
+            opened = ls.open_text(path)
+            version = opened[1] if opened else None
+            result_id = ls.result_id(found)
+            if previous.get(uri) == result_id:
+                items.append(
+                    types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=result_id)
+                )
+            else:
+                items.append(
+                    types.WorkspaceFullDocumentDiagnosticReport(
+                        uri=uri, version=version, items=ls.lsp_diagnostics(path, found), result_id=result_id
+                    )
+                )
+        return types.WorkspaceDiagnosticReport(items=items)

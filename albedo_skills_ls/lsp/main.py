@@ -1,0 +1,48 @@
+"""The `albedo-skills-ls` console script: stdio by default, `--tcp HOST:PORT` for debugging."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from .. import __version__
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="albedo-skills-ls", description="Language server for Albedo's Agent Skills (SKILL.md and chat buffers)."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
+    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead of stdio")
+    parser.add_argument("--log-file", metavar="PATH", help="write logs to this file instead of stderr")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-v info, -vv debug)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
+    handler: logging.Handler = (
+        logging.FileHandler(args.log_file, encoding="utf-8") if args.log_file else logging.StreamHandler(sys.stderr)
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
+
+    from .server import create_server  # imported late: --version and --help stay instant
+
+    server = create_server()
+    if args.tcp:
+        host, _, port = args.tcp.rpartition(":")
+        if not host or not port.isdigit():
+            print("albedo-skills-ls: --tcp expects HOST:PORT, e.g. 127.0.0.1:2087", file=sys.stderr)
+            return 2
+        server.start_tcp(host, int(port))
+    else:
+        server.start_io()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,437 @@
+"""The language server: sessions (one per workspace folder), settings, reloads and diagnostics delivery.
+
+The server owns no rules. It keeps one `SkillsSession` per workspace folder (the engine's snapshot holder),
+turns engine values into LSP values, and decides *when* to compute: at `initialized`, on a debounced
+reload after file events, and on a short debounce after each keystroke in an open `SKILL.md`.
+Feature handlers live in the sibling modules, one per LSP method group; `create_server()` wires them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import uuid
+from typing import Any, Callable
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from .. import __version__
+from ..skills.catalog import SkillsSession, check_buffer, placement
+from ..skills.discovery import SKILL_FILE, WORKSPACE_ROOTS, USER_ROOTS
+from ..skills.model import Catalog, Diagnostic
+from . import settings as settings_module
+from .convert import LineSource, path_to_uri, to_lsp_diagnostic, uri_to_path
+from .settings import Settings
+
+log = logging.getLogger("albedo_skills_ls")
+
+LIVE_DEBOUNCE_SECONDS = 0.1  # after a keystroke in an open SKILL.md
+RELOAD_DEBOUNCE_SECONDS = 0.2  # after file events: a storm of them costs one reload
+WATCHER_REGISTRATION_ID = "albedo-skills-watchers"
+CATALOG_CHANGED = "albedoSkills/catalogChanged"
+
+
+class AlbedoLanguageServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("albedo-skills-ls", __version__)
+        self.settings = Settings()
+        self.sessions: list[SkillsSession] = []
+        self.pull_diagnostics = False
+        # push mode: what each URI last received, so only changes are sent and stale files are cleared
+        self.published: dict[str, tuple[Diagnostic, ...]] = {}
+        self._live_timers: dict[str, asyncio.TimerHandle] = {}
+        self._reload_timer: asyncio.TimerHandle | None = None
+        self._watchers_registered = False
+        self.ready = asyncio.Event()  # set once the first discovery finished (tests and requests wait on it)
+
+    # --- sessions ----------------------------------------------------------------------------------------
+
+    @property
+    def capabilities(self) -> types.ClientCapabilities:
+        return self.client_capabilities
+
+    @property
+    def encoding(self) -> str:
+        return self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+
+    def folder_paths(self) -> list[str | None]:
+        """Workspace folders in the client's order; with none, one session over the user roots alone."""
+        paths = [uri_to_path(folder.uri) for folder in self.workspace.folders.values()]
+        found = [path for path in paths if path]
+        if not found and self.workspace.root_uri:
+            root = uri_to_path(self.workspace.root_uri)
+            if root:
+                found = [root]
+        return list(dict.fromkeys(found)) or [None]
+
+    def rebuild_sessions(self) -> None:
+        """Sessions for the current folders and settings; kept where nothing that matters changed."""
+        current = {session.workspace: session for session in self.sessions}
+        wanted = []
+        for folder in self.folder_paths():
+            key = os.path.abspath(folder) if folder else None
+            session = current.get(key)
+            if session is None or (session.user_roots, session.home, session.builtins) != self.settings.discovery_key():
+                session = SkillsSession(
+                    folder,
+                    self.settings.home,
+                    user_roots=self.settings.user_roots,
+                    builtins=self.settings.builtin_commands,
+                )
+            wanted.append(session)
+        self.sessions = wanted
+
+    def primary(self) -> SkillsSession:
+        if not self.sessions:
+            self.rebuild_sessions()
+        return self.sessions[0]
+
+    def session_for(self, path: str | None) -> SkillsSession:
+        """The session of the folder containing `path` (the deepest), else the first one."""
+        best: SkillsSession | None = None
+        if path:
+            for session in self.sessions:
+                root = session.workspace
+                if root and (path == root or path.startswith(root.rstrip("/") + "/")):
+                    if best is None or len(root) > len(best.workspace or ""):
+                        best = session
+        return best or self.primary()
+
+    def session_placing(self, path: str) -> SkillsSession:
+        """The session whose roots hold this `SKILL.md` (user roots: the first session), else `session_for`."""
+        for session in self.sessions:
+            if placement(session.snapshot, path) is not None:
+                return session
+        return self.session_for(path)
+
+    def reload_all(self) -> list[dict[str, Any]]:
+        """Discovery again for every session (each swaps its own snapshot), then diagnostics follow."""
+        summaries = [session.reload() for session in self.sessions]
+        self.refresh_diagnostics()
+        return summaries
+
+    def schedule_reload(self) -> None:
+        if self._reload_timer is not None:
+            self._reload_timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._reload_timer = loop.call_later(RELOAD_DEBOUNCE_SECONDS, self._debounced_reload)
+
+    def _debounced_reload(self) -> None:
+        self._reload_timer = None
+        guarded(self.reload_all, "reload")
+
+    # --- diagnostics -------------------------------------------------------------------------------------
+
+    def open_text(self, path: str) -> tuple[str, int | None] | None:
+        """An open buffer's text and version, keyed the way pygls keys documents."""
+        document = self.workspace.text_documents.get(path_to_uri(path))
+        if document is None:
+            return None
+        return document.source, document.version
+
+    def diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
+        """One file's diagnostics now: an open buffer is checked from its text, any other from the snapshot."""
+        if not self.settings.enable:
+            return ()
+        opened = self.open_text(path)
+        if opened is not None and os.path.basename(path) == SKILL_FILE:
+            return check_buffer(self.session_placing(path).snapshot, path, opened[0])
+        for session in self.sessions:
+            found = session.snapshot.file_diagnostics.get(path)
+            if found is not None:
+                return found
+        return ()
+
+    def all_diagnostics(self) -> dict[str, tuple[Diagnostic, ...]]:
+        """Every file known to any snapshot, plus open `SKILL.md` buffers (first session wins shared files)."""
+        if not self.settings.enable:
+            return {}
+        paths: dict[str, None] = {}
+        for session in self.sessions:
+            paths.update(dict.fromkeys(session.snapshot.file_diagnostics))
+        for uri in list(self.workspace.text_documents):
+            path = uri_to_path(uri)
+            if path and os.path.basename(path) == SKILL_FILE:
+                paths[path] = None
+        return {path: self.diagnostics_for(path) for path in paths}
+
+    def lsp_diagnostics(self, path: str, found: tuple[Diagnostic, ...]) -> list[types.Diagnostic]:
+        opened = self.open_text(path)
+        source = LineSource(path, opened[0] if opened else None)
+        sources: dict[str, LineSource] = {path: source}
+
+        def related(other: str) -> LineSource:
+            if other not in sources:
+                other_open = self.open_text(other)
+                sources[other] = LineSource(other, other_open[0] if other_open else None)
+            return sources[other]
+
+        return [to_lsp_diagnostic(item, source, self.encoding, related) for item in found]
+
+    def publish(self, path: str, found: tuple[Diagnostic, ...]) -> None:
+        uri = path_to_uri(path)
+        opened = self.open_text(path)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=uri, diagnostics=self.lsp_diagnostics(path, found), version=opened[1] if opened else None
+            )
+        )
+        if found:
+            self.published[path] = found
+        else:
+            self.published.pop(path, None)
+
+    def refresh_diagnostics(self, reason: str = "reload") -> None:
+        """After a reload or a settings change: push what changed (and clear what went), or ask pullers to
+        pull; then announce `albedoSkills/catalogChanged`, after every diagnostic it implies was sent."""
+        if self.pull_diagnostics:
+            workspace = self.capabilities.workspace
+            if workspace and workspace.diagnostics and workspace.diagnostics.refresh_support:
+                self.workspace_diagnostic_refresh(None)
+        else:
+            wanted = self.all_diagnostics()
+            for path in sorted(set(wanted) | set(self.published)):
+                found = wanted.get(path, ())
+                if self.published.get(path) != (found or None):
+                    self.publish(path, found)
+        self.announce(reason)
+
+    def announce(self, reason: str) -> None:
+        """A custom notification clients (and tests) can wait on instead of guessing with timers."""
+        snapshots = [session.snapshot for session in self.sessions] if self.settings.enable else []
+        self.protocol.notify(
+            CATALOG_CHANGED,
+            {
+                "reason": reason,
+                "enabled": self.settings.enable,
+                "skills": sum(len(snapshot.skills) for snapshot in snapshots),
+                "diagnostics": sum(len(snapshot.diagnostics) for snapshot in snapshots),
+            },
+        )
+
+    def schedule_live_check(self, path: str) -> None:
+        """Re-check an edited buffer once typing pauses (push clients; pull clients ask by themselves)."""
+        if self.pull_diagnostics:
+            return
+        timer = self._live_timers.pop(path, None)
+        if timer is not None:
+            timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._live_timers[path] = loop.call_later(LIVE_DEBOUNCE_SECONDS, self._live_check, path)
+
+    def _live_check(self, path: str) -> None:
+        self._live_timers.pop(path, None)
+        guarded(lambda: self.publish(path, self.diagnostics_for(path)), "live diagnostics")
+
+    @staticmethod
+    def result_id(found: tuple[Diagnostic, ...]) -> str:
+        return hashlib.blake2b(repr(found).encode(), digest_size=12).hexdigest()
+
+    # --- settings ----------------------------------------------------------------------------------------
+
+    def apply_settings(self, new: Settings) -> None:
+        """Take new settings: report invalid values, rebuild what they change, republish."""
+        old = self.settings
+        self.settings = new
+        for problem in new.problems:
+            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
+        set_client_log_level(new.log_level)
+        if not self.ready.is_set():
+            return  # still starting: `start_sessions` discovers with these settings
+        if old.discovery_key() != new.discovery_key():
+            self.rebuild_sessions()
+            if new.enable:
+                for session in self.sessions:
+                    session.reload()
+        elif new.enable and not old.enable:
+            for session in self.sessions:  # the disk may have changed while we were off
+                session.reload()
+        if old != new:
+            self.refresh_diagnostics("settings")
+
+    async def pull_configuration(self) -> None:
+        workspace = self.capabilities.workspace
+        if not (workspace and workspace.configuration):
+            return
+        try:
+            result = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=settings_module.SECTION)])
+            )
+        except Exception as exc:  # a client that fails here still gets the initializationOptions settings
+            log.warning("workspace/configuration failed: %s", exc)
+            return
+        if result and isinstance(result[0], dict):
+            self.apply_settings(settings_module.parse(result[0], self.settings))
+
+    # --- file watching -----------------------------------------------------------------------------------
+
+    def watcher_globs(self) -> list[types.FileSystemWatcher]:
+        """Watch the five roots (user roots too) for any change below them."""
+        workspace = self.capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace else None
+        relative = bool(watched and watched.relative_pattern_support)
+        bases: list[tuple[str, str]] = []
+        for session in self.sessions:
+            if session.workspace:
+                bases += [(session.workspace, rel) for rel, _scope in WORKSPACE_ROOTS]
+        if self.settings.user_roots:
+            home = os.path.abspath(self.settings.home or os.path.expanduser("~"))
+            bases += [(home, rel) for rel, _scope in USER_ROOTS]
+        watchers = []
+        for base, rel in dict.fromkeys(bases):
+            if relative:
+                pattern: Any = types.RelativePattern(base_uri=path_to_uri(base), pattern=f"{rel}/**")
+            else:
+                pattern = f"{base}/{rel}/**"
+            watchers.append(types.FileSystemWatcher(glob_pattern=pattern))
+        return watchers
+
+    async def register_watchers(self) -> None:
+        workspace = self.capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace else None
+        if not (watched and watched.dynamic_registration):
+            return
+        if self._watchers_registered:
+            await self.client_unregister_capability_async(
+                types.UnregistrationParams(
+                    unregisterations=[
+                        types.Unregistration(
+                            id=WATCHER_REGISTRATION_ID, method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+                        )
+                    ]
+                )
+            )
+        await self.client_register_capability_async(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id=WATCHER_REGISTRATION_ID,
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                            watchers=self.watcher_globs()
+                        ),
+                    )
+                ]
+            )
+        )
+        self._watchers_registered = True
+
+    # --- start-up ----------------------------------------------------------------------------------------
+
+    async def start_sessions(self) -> None:
+        """`initialized`: settings, discovery for every session (with progress), diagnostics, watchers."""
+        await self.pull_configuration()
+        self.rebuild_sessions()
+        window = self.capabilities.window
+        token: str | None = None
+        if window and window.work_done_progress:
+            token = str(uuid.uuid4())
+            try:
+                await self.work_done_progress.create_async(token)
+                self.work_done_progress.begin(
+                    token, types.WorkDoneProgressBegin(title="Albedo skills", message="discovering skills")
+                )
+            except Exception as exc:
+                log.debug("no progress: %s", exc)
+                token = None
+        for index, session in enumerate(self.sessions):
+            if self.settings.enable:
+                session.reload()
+            if token:
+                self.work_done_progress.report(
+                    token,
+                    types.WorkDoneProgressReport(
+                        message=f"{session.workspace or 'user roots'}",
+                        percentage=int(100 * (index + 1) / len(self.sessions)),
+                    ),
+                )
+        if token:
+            snapshots = [session.snapshot for session in self.sessions]
+            self.work_done_progress.end(
+                token, types.WorkDoneProgressEnd(message=summary_line(snapshots))
+            )
+        self.ready.set()
+        self.refresh_diagnostics("initialized")
+        try:
+            await self.register_watchers()
+        except Exception as exc:
+            log.warning("could not register file watchers: %s", exc)
+
+
+def summary_line(snapshots: list[Catalog]) -> str:
+    skills = sum(len(snapshot.skills) for snapshot in snapshots)
+    diagnostics = sum(len(snapshot.diagnostics) for snapshot in snapshots)
+    return f"{skills} skill(s), {diagnostics} diagnostic(s)"
+
+
+def guarded(action: Callable[[], Any], what: str) -> Any:
+    """Run a background step; a failure is logged, never fatal to the server."""
+    try:
+        return action()
+    except Exception:
+        log.exception("%s failed", what)
+        return None
+
+
+# --- logs to the client ----------------------------------------------------------------------------------
+
+_LEVELS = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO, "debug": logging.DEBUG}
+_MESSAGE_TYPES = {
+    logging.ERROR: types.MessageType.Error,
+    logging.WARNING: types.MessageType.Warning,
+    logging.INFO: types.MessageType.Info,
+    logging.DEBUG: types.MessageType.Log,
+}
+
+
+class ClientLogHandler(logging.Handler):
+    """Forwards our own log records at or above `logLevel` to `window/logMessage`."""
+
+    def __init__(self, server: AlbedoLanguageServer) -> None:
+        super().__init__(logging.INFO)
+        self.server = server
+        self._sending = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self._sending or self.server.protocol.writer is None:
+            return
+        self._sending = True  # a failure while sending must not log its way back in here
+        try:
+            kind = _MESSAGE_TYPES.get(record.levelno, types.MessageType.Log)
+            self.server.window_log_message(types.LogMessageParams(type=kind, message=self.format(record)))
+        except Exception:
+            pass
+        finally:
+            self._sending = False
+
+
+_client_handler: ClientLogHandler | None = None
+
+
+def set_client_log_level(level: str) -> None:
+    if _client_handler is not None:
+        _client_handler.setLevel(_LEVELS.get(level, logging.INFO))
+
+
+def create_server() -> AlbedoLanguageServer:
+    """A server with every feature registered."""
+    global _client_handler
+    from . import commands, diagnostics, lifecycle
+
+    server = AlbedoLanguageServer()
+    for module in (lifecycle, diagnostics, commands):
+        module.register(server)
+    for optional in ("completion", "hover", "actions", "links", "symbols"):
+        try:
+            module = __import__(f"{__package__}.{optional}", fromlist=["register"])
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__package__}.{optional}":
+                raise
+            continue
+        module.register(server)
+    _client_handler = ClientLogHandler(server)
+    log.addHandler(_client_handler)
+    return server
