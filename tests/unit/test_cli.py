@@ -1,0 +1,590 @@
+"""The `albedo-skills` command line, run as a real subprocess on real trees (and on examples/)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from albedo_skills_ls import __version__
+from albedo_skills_ls.cli import github_annotation, github_escape_data, github_escape_property
+from albedo_skills_ls.skills.discovery import DEFAULT_BUILTINS
+from albedo_skills_ls.skills.model import Diagnostic, Range
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+
+
+# --- helpers ---------------------------------------------------------------------------------------------
+
+
+def run_cli(
+    *args: str | os.PathLike, cwd: Path | None = None, home: Path | None = None
+) -> subprocess.CompletedProcess:
+    """Run `python -m albedo_skills_ls.cli ARGS` and capture its bytes. `home` sets $HOME for the child."""
+    env = dict(os.environ)
+    if home is not None:
+        env["HOME"] = str(home)
+    return subprocess.run(
+        [sys.executable, "-m", "albedo_skills_ls.cli", *map(str, args)],
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+    )
+
+
+def write_skill(root: Path, folder: str, frontmatter: str, body: str = "# Body\n\nDo the thing.\n") -> Path:
+    """Write ROOT/FOLDER/SKILL.md with the given frontmatter lines between `---` lines."""
+    path = root / folder / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\n{frontmatter}---\n{body}", encoding="utf-8")
+    return path
+
+
+def valid(name: str, description: str = "Does a useful thing. Use when asked.") -> str:
+    return f"name: {name}\ndescription: {description}\n"
+
+
+def workspace_root(tmp_path: Path, which: str = ".agents") -> Path:
+    return tmp_path / "ws" / which / "skills"
+
+
+def home_root(tmp_path: Path, which: str = ".agents") -> Path:
+    return tmp_path / "home" / which / "skills"
+
+
+def catalog_json(*args: str | os.PathLike, **kwargs) -> dict:
+    result = run_cli("catalog", *args, "--format", "json", **kwargs)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def mixed_tree(tmp_path: Path) -> Path:
+    """A workspace with one valid skill, one invalid skill and one warning; a home with a user skill."""
+    write_skill(workspace_root(tmp_path), "alpha", valid("alpha"))
+    write_skill(workspace_root(tmp_path), "beta", "name: betta\ndescription: Misnamed.\n")
+    write_skill(workspace_root(tmp_path, ".albedo"), "gamma", valid("gamma") + "desciption: typo\n")
+    write_skill(home_root(tmp_path), "personal", valid("personal"))
+    return tmp_path
+
+
+# --- start-up and usage ------------------------------------------------------------------------------------
+
+
+def test_import_loads_no_lsp_and_no_engine():
+    code = (
+        "import sys, albedo_skills_ls.cli\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'ruamel', 'json')))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_running_check_loads_no_lsp(tmp_path):
+    write_skill(workspace_root(tmp_path), "alpha", valid("alpha"))
+    code = (
+        "import sys, albedo_skills_ls.cli as cli\n"
+        f"code = cli.main(['check', {str(tmp_path / 'ws')!r}, '--no-user-roots', '--format', 'sarif'])\n"
+        "print(code, sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol')), file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stderr.strip() == "0 []"
+
+
+def test_version():
+    result = run_cli("--version")
+    assert result.returncode == 0
+    assert result.stdout.decode().strip() == f"albedo-skills {__version__}"
+
+
+def test_console_script_is_registered():
+    from importlib.metadata import entry_points
+
+    scripts = {ep.name: ep.value for ep in entry_points(group="console_scripts")}
+    assert scripts["albedo-skills"] == "albedo_skills_ls.cli:main"
+
+
+def test_help_names_the_engine_default_builtins():
+    result = run_cli("check", "--help")
+    assert result.returncode == 0
+    text = " ".join(result.stdout.decode().split())
+    assert "(default: " + ", ".join(DEFAULT_BUILTINS[:-1]) + f" and {DEFAULT_BUILTINS[-1]})" in text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (),
+        ("frobnicate",),
+        ("check", "--format", "xml"),
+        ("catalog", "--format", "sarif"),
+        ("check", "--bogus"),
+    ],
+)
+def test_usage_errors_exit_2(args, tmp_path):
+    result = run_cli(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert b"usage: albedo-skills" in result.stderr
+    assert result.stdout == b""
+
+
+def test_missing_workspace_exits_2(tmp_path):
+    for verb in ("check", "catalog"):
+        result = run_cli(verb, tmp_path / "nowhere")
+        assert result.returncode == 2
+        assert result.stdout == b""
+        missing = str(tmp_path / "nowhere")
+        assert result.stderr.decode() == f"albedo-skills: error: workspace {missing!r} does not exist\n"
+
+
+def test_workspace_that_is_a_file_exits_2(tmp_path):
+    (tmp_path / "file.txt").write_text("not a folder")
+    result = run_cli("check", tmp_path / "file.txt")
+    assert result.returncode == 2
+    assert b"is not a directory" in result.stderr
+
+
+def test_missing_home_exits_2_unless_user_roots_are_off(tmp_path):
+    write_skill(workspace_root(tmp_path), "alpha", valid("alpha"))
+    result = run_cli("check", tmp_path / "ws", "--home", tmp_path / "no-home")
+    assert result.returncode == 2
+    assert b"home" in result.stderr and b"does not exist" in result.stderr
+    assert run_cli("check", tmp_path / "ws", "--home", tmp_path / "no-home", "--no-user-roots").returncode == 0
+
+
+# --- check: exit codes and text -------------------------------------------------------------------------------
+
+
+def test_check_exit_0_when_clean(tmp_path):
+    write_skill(workspace_root(tmp_path), "alpha", valid("alpha"))
+    write_skill(home_root(tmp_path), "beta", valid("beta"))
+    result = run_cli("check", tmp_path / "ws", "--home", tmp_path / "home")
+    assert result.returncode == 0
+    assert result.stdout == b""
+    assert result.stderr.decode() == "2 skills, 0 errors, 0 warnings, 0 information\n"
+
+
+def test_check_exit_0_with_only_warnings(tmp_path):
+    write_skill(workspace_root(tmp_path), "alpha", valid("alpha") + "desciption: typo\n")
+    result = run_cli("check", tmp_path / "ws", "--no-user-roots")
+    assert result.returncode == 0
+    assert b"warning field-unknown" in result.stdout
+    assert "did you mean `description`" in result.stdout.decode()
+    assert result.stderr.decode() == "1 skill, 0 errors, 1 warning, 0 information\n"
+
+
+def test_check_exit_1_on_error_and_catalog_still_exits_0(mixed_tree):
+    ws, home = mixed_tree / "ws", mixed_tree / "home"
+    result = run_cli("check", ws, "--home", home)
+    assert result.returncode == 1
+    assert result.stderr.decode() == "3 skills, 1 error, 1 warning, 0 information\n"
+    for fmt in ("json", "sarif", "github"):
+        assert run_cli("check", ws, "--home", home, "--format", fmt).returncode == 1
+    for fmt in ("json", "text", "prompt"):
+        assert run_cli("catalog", ws, "--home", home, "--format", fmt).returncode == 0
+
+
+def test_text_positions_are_the_engine_range_plus_one(tmp_path):
+    # `ä` is one code point but two UTF-8 bytes: the column must count code points.
+    write_skill(
+        workspace_root(tmp_path),
+        "alpha",
+        "name: alpha\ndescription: Fine.\nmetadata: {ä: [x]}\n",
+    )
+    write_skill(workspace_root(tmp_path), "beta", "description: x\nname: gamma\n")
+    ws = tmp_path / "ws"
+    text = run_cli("check", ws, "--no-user-roots").stdout.decode().splitlines()
+    engine = json.loads(run_cli("check", ws, "--no-user-roots", "--format", "json").stdout)["diagnostics"]
+    assert len(text) == len(engine) == 2
+    for line, diagnostic in zip(text, engine):
+        start = diagnostic["range"]["start"]
+        assert line == (
+            f"{diagnostic['path']}:{start['line'] + 1}:{start['character'] + 1}: "
+            f"{diagnostic['severity']} {diagnostic['code']} {diagnostic['message']}"
+        )
+    field_type = next(d for d in engine if d["code"] == "field-type")
+    assert field_type["range"]["start"] == {"line": 3, "character": "metadata: {ä: [x]}".index("[")}
+    assert ":4:15: error field-type " in text[0]
+    mismatch = next(d for d in engine if d["code"] == "name-mismatch")
+    assert mismatch["range"]["start"] == {"line": 2, "character": 6}
+    assert text[1] == f"{mismatch['path']}:3:7: error name-mismatch {mismatch['message']}"
+
+
+def test_text_paths_are_relative_to_the_current_folder(tmp_path):
+    write_skill(workspace_root(tmp_path), "beta", "name: gamma\ndescription: x\n")
+    inside = run_cli("check", "ws", "--no-user-roots", cwd=tmp_path).stdout.decode()
+    assert inside.startswith(os.path.join("ws", ".agents", "skills", "beta", "SKILL.md") + ":2:7: error name-mismatch ")
+    elsewhere = run_cli("check", tmp_path / "ws", "--no-user-roots", cwd=REPO).stdout.decode()
+    assert elsewhere.startswith(str(tmp_path / "ws" / ".agents" / "skills" / "beta" / "SKILL.md") + ":2:7:")
+
+
+def test_text_escapes_control_characters(tmp_path):
+    write_skill(workspace_root(tmp_path), "alpha", valid("alpha") + '"red\\e[31m\\nline": x\n')
+    result = run_cli("check", tmp_path / "ws", "--no-user-roots")
+    out = result.stdout.decode()
+    assert "\x1b" not in out
+    assert out.count("\n") == 1
+    assert "red\\x1b[31m\\nline" in out
+
+
+def test_errors_dropped_by_the_diagnostic_bound_still_fail_check(tmp_path):
+    root = workspace_root(tmp_path)
+    for index in range(70):  # 70 warnings sort before the error and fill the 64 kept diagnostics
+        write_skill(root, f"a{index:02d}", valid(f"a{index:02d}") + "desciption: typo\n")
+    write_skill(root, "zz", "name: zz\n")
+    ws = tmp_path / "ws"
+    report = json.loads(run_cli("check", ws, "--no-user-roots", "--format", "json").stdout)
+    assert report["diagnostics_dropped"] == 7
+    assert not any(d["severity"] == "error" for d in report["diagnostics"])
+    assert [d["code"] for d in report["diagnostics"]].count("diagnostic-limit") == 1
+    result = run_cli("check", ws, "--no-user-roots")
+    assert result.returncode == 1
+    assert result.stderr.decode() == "70 skills, 0 errors, 64 warnings, 1 information (7 more dropped)\n"
+
+
+# --- check: json, sarif, github ---------------------------------------------------------------------------
+
+
+def test_check_json_is_the_catalog_diagnostics(mixed_tree):
+    ws, home = mixed_tree / "ws", mixed_tree / "home"
+    report = json.loads(run_cli("check", ws, "--home", home, "--format", "json").stdout)
+    catalog = catalog_json(ws, "--home", home)
+    assert list(report) == ["diagnostics", "diagnostics_dropped"]
+    assert report["diagnostics"] == catalog["diagnostics"]
+    assert report["diagnostics_dropped"] == catalog["diagnostics_dropped"] == 0
+    assert [d["code"] for d in report["diagnostics"]] == ["name-mismatch", "field-unknown"]
+
+
+def test_sarif_structure(mixed_tree):
+    ws, home = mixed_tree / "ws", mixed_tree / "home"
+    write_skill(home / ".albedo" / "skills", "alpha", valid("alpha"))  # a user-scope loser: related location
+    log = json.loads(run_cli("check", ws, "--home", home, "--format", "sarif").stdout)
+    engine = json.loads(run_cli("check", ws, "--home", home, "--format", "json").stdout)["diagnostics"]
+
+    assert log["version"] == "2.1.0"
+    assert log["$schema"].endswith("sarif-2.1.0.json")
+    (run,) = log["runs"]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "albedo-skills"
+    assert driver["version"] == __version__
+    rule_ids = [rule["id"] for rule in driver["rules"]]
+    assert rule_ids == sorted({d["code"] for d in engine}) == ["collision", "field-unknown", "name-mismatch"]
+    assert all(rule["shortDescription"]["text"] for rule in driver["rules"])
+    assert run["columnKind"] == "unicodeCodePoints"
+    base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    assert base == ws.as_uri() + "/"
+
+    assert len(run["results"]) == len(engine)
+    levels = {"error": "error", "warning": "warning", "information": "note"}
+    for result, diagnostic in zip(run["results"], engine):
+        assert result["ruleId"] == diagnostic["code"]
+        assert driver["rules"][result["ruleIndex"]]["id"] == diagnostic["code"]
+        assert result["level"] == levels[diagnostic["severity"]]
+        assert result["message"]["text"] == diagnostic["message"]
+        (location,) = result["locations"]
+        artifact = location["physicalLocation"]["artifactLocation"]
+        path = Path(diagnostic["path"])
+        if path.is_relative_to(ws):
+            assert artifact == {"uri": path.relative_to(ws).as_posix(), "uriBaseId": "%SRCROOT%"}
+        else:
+            assert artifact == {"uri": path.as_uri()}
+        start, end = diagnostic["range"]["start"], diagnostic["range"]["end"]
+        assert location["physicalLocation"]["region"] == {
+            "startLine": start["line"] + 1,
+            "startColumn": start["character"] + 1,
+            "endLine": end["line"] + 1,
+            "endColumn": end["character"] + 1,
+        }
+        assert len(result.get("relatedLocations", [])) == len(diagnostic["related"])
+
+    collision = next(r for r in run["results"] if r["ruleId"] == "collision")
+    assert collision["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith("file://")
+    (related,) = collision["relatedLocations"]
+    assert related["id"] == 0
+    assert related["physicalLocation"]["artifactLocation"] == {
+        "uri": ".agents/skills/alpha/SKILL.md",
+        "uriBaseId": "%SRCROOT%",
+    }
+    assert related["physicalLocation"]["region"]["startLine"] == 2
+    assert "wins" in related["message"]["text"]
+
+
+def test_sarif_uri_is_percent_encoded(tmp_path):
+    write_skill(workspace_root(tmp_path), "my skill", valid("my-skill"))
+    log = json.loads(run_cli("check", tmp_path / "ws", "--no-user-roots", "--format", "sarif").stdout)
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]]
+    assert ".agents/skills/my%20skill/SKILL.md" in uris
+
+
+def test_github_escapes_message_and_properties():
+    assert github_escape_data("50%\r\ndone, ok: yes") == "50%25%0D%0Adone, ok: yes"
+    assert github_escape_property("a,b:c%d\ne") == "a%2Cb%3Ac%25d%0Ae"
+    diagnostic = Diagnostic("/x", "field-unknown", "information", "100%\nsure, really", Range.of(2, 4, 2, 9))
+    assert github_annotation(diagnostic) == (
+        "::notice file=/x,line=3,col=5,endLine=3,endColumn=9,title=field-unknown::100%25%0Asure, really"
+    )
+    multi_line = Diagnostic("/x", "yaml-syntax", "error", "m", Range.of(1, 2, 4, 0))
+    assert github_annotation(multi_line) == "::error file=/x,line=2,col=3,endLine=5,title=yaml-syntax::m"
+
+
+def test_github_format_end_to_end(tmp_path):
+    # A key holding `%`, a line break and `,` reaches the message; a folder holding `,` and `:` the file property.
+    root = workspace_root(tmp_path)
+    write_skill(root, "alpha", valid("alpha") + '"50%,\\nmore": x\n')
+    write_skill(root, "b,c:d", valid("bcd"))
+    result = run_cli("check", "ws", "--no-user-roots", "--format", "github", cwd=tmp_path)
+    assert result.returncode == 1
+    lines = result.stdout.decode().split("\n")
+    assert lines[-1] == "" and len(lines) == 3
+    warning, error = lines[0], lines[1]
+    assert warning.startswith(
+        "::warning file=ws/.agents/skills/alpha/SKILL.md,line=4,col=1,endLine=4,endColumn=12,title=field-unknown::"
+    )
+    assert "unknown field `50%25,%0Amore`" in warning
+    assert error.startswith(
+        "::error file=ws/.agents/skills/b%2Cc%3Ad/SKILL.md,line=2,col=7,endLine=2,endColumn=9,title=name-mismatch::"
+    )
+
+
+# --- catalog ----------------------------------------------------------------------------------------------
+
+
+def test_catalog_json_is_the_engine_snapshot(mixed_tree):
+    from albedo_skills_ls.skills.discovery import discover
+
+    ws, home = mixed_tree / "ws", mixed_tree / "home"
+    result = run_cli("catalog", ws, "--home", home)  # json is the default
+    expected = json.dumps(discover(str(ws), str(home)).to_json(), indent=2, ensure_ascii=False) + "\n"
+    assert result.stdout.decode("utf-8") == expected
+    data = json.loads(result.stdout)
+    assert list(data) == ["workspace", "roots", "skills", "diagnostics", "diagnostics_dropped"]
+    assert [s["name"] for s in data["skills"]] == ["alpha", "gamma", "personal"]
+    assert {s["name"]: s["scope"] for s in data["skills"]}["personal"] == "user"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("catalog", "--format", "json"),
+        ("catalog", "--format", "text"),
+        ("catalog", "--format", "prompt"),
+        ("check", "--format", "text"),
+        ("check", "--format", "json"),
+        ("check", "--format", "sarif"),
+        ("check", "--format", "github"),
+    ],
+)
+def test_output_is_byte_identical_across_runs(mixed_tree, args):
+    verb, *rest = args
+    first = run_cli(verb, mixed_tree / "ws", "--home", mixed_tree / "home", *rest)
+    second = run_cli(verb, mixed_tree / "ws", "--home", mixed_tree / "home", *rest)
+    assert first.stdout and first.stdout == second.stdout
+    assert first.stderr == second.stderr
+    assert first.returncode == second.returncode
+
+
+def test_no_user_roots_excludes_user_skills(mixed_tree):
+    data = catalog_json(mixed_tree / "ws", "--home", mixed_tree / "home", "--no-user-roots")
+    assert [s["name"] for s in data["skills"]] == ["alpha", "gamma"]
+    assert {r["scope"] for r in data["roots"]} == {"workspace"}
+
+
+def test_home_option_is_honoured_and_defaults_to_the_user_home(mixed_tree, tmp_path):
+    other_home = tmp_path / "other-home"
+    write_skill(other_home / ".prime" / "agent" / "skills", "prime", valid("prime"))
+    names = lambda data: [s["name"] for s in data["skills"]]  # noqa: E731
+    # --home wins over $HOME
+    assert names(catalog_json(mixed_tree / "ws", "--home", mixed_tree / "home", home=other_home)) == [
+        "alpha",
+        "gamma",
+        "personal",
+    ]
+    # without --home, the user's home ($HOME) is used
+    data = catalog_json(mixed_tree / "ws", home=other_home)
+    assert names(data) == ["alpha", "gamma", "prime"]
+    assert data["roots"][-1]["path"] == str(other_home / ".prime" / "agent" / "skills")
+
+
+def test_workspace_defaults_to_the_current_folder(mixed_tree):
+    data = catalog_json("--no-user-roots", cwd=mixed_tree / "ws")
+    assert data["workspace"] == str((mixed_tree / "ws").resolve())
+    assert [s["name"] for s in data["skills"]] == ["alpha", "gamma"]
+
+
+def test_builtin_option_sets_the_builtin_commands(tmp_path):
+    write_skill(workspace_root(tmp_path), "deploy", valid("deploy"))
+    write_skill(workspace_root(tmp_path), "model", valid("model"))
+    ws = tmp_path / "ws"
+    commands = lambda *extra: {  # noqa: E731
+        s["name"]: s["command"] for s in catalog_json(ws, "--no-user-roots", *extra)["skills"]
+    }
+    assert commands() == {"deploy": "/deploy", "model": "/skill:model"}
+    assert commands("--builtin", "deploy", "--builtin", "help") == {"deploy": "/skill:deploy", "model": "/model"}
+    assert commands("--builtin", "") == {"deploy": "/deploy", "model": "/model"}
+
+
+def test_catalog_text_table(mixed_tree):
+    result = run_cli("catalog", "ws", "--home", "home", "--format", "text", cwd=mixed_tree)
+    assert result.returncode == 0
+    lines = result.stdout.decode().splitlines()
+    assert lines[0].split() == ["COMMAND", "SCOPE", "PATH", "DESCRIPTION"]
+    assert lines[1].split()[:3] == ["/alpha", "workspace", "ws/.agents/skills/alpha/SKILL.md"]
+    assert lines[1].endswith("Does a useful thing. Use when asked.")
+    assert lines[3].split()[:3] == ["/personal", "user", "home/.agents/skills/personal/SKILL.md"]
+    # columns line up
+    assert {line.index("workspace" if "workspace" in line else "user") for line in lines[1:4]} == {
+        lines[0].index("SCOPE")
+    }
+    assert lines[4] == ""
+    assert lines[5].startswith("ws/.agents/skills/beta/SKILL.md:2:7: error name-mismatch ")
+    assert lines[6].startswith("ws/.albedo/skills/gamma/SKILL.md:4:1: warning field-unknown ")
+    assert lines[-1] == "3 skills, 1 error, 1 warning, 0 information"
+
+
+def test_catalog_text_shows_the_first_line_of_a_long_description(tmp_path):
+    write_skill(workspace_root(tmp_path), "alpha", "name: alpha\ndescription: |\n  First line.\n  Second line.\n")
+    write_skill(workspace_root(tmp_path), "beta", valid("beta", "word " * 40))
+    out = run_cli("catalog", tmp_path / "ws", "--no-user-roots", "--format", "text").stdout.decode()
+    assert "First line." in out and "Second line." not in out
+    beta = next(line for line in out.splitlines() if line.startswith("/beta"))
+    assert beta.endswith("...") and "word word" in beta
+
+
+def test_catalog_prompt_block(tmp_path):
+    write_skill(
+        workspace_root(tmp_path),
+        "alpha",
+        valid("alpha", '"Merge <b> & </skill> tags"') + "license: MIT\n",
+        body="# Secret body\n\nNever shown in the catalog.\n",
+    )
+    write_skill(workspace_root(tmp_path), "model", valid("model"))
+    ws = tmp_path / "ws"
+    out = run_cli("catalog", ws, "--no-user-roots", "--format", "prompt").stdout.decode()
+    alpha = ws / ".agents" / "skills" / "alpha" / "SKILL.md"
+    model = ws / ".agents" / "skills" / "model" / "SKILL.md"
+    assert out == (
+        "<available_skills>\n"
+        "<skill>\n"
+        "<name>alpha</name>\n"
+        "<description>Merge &lt;b&gt; &amp; &lt;/skill&gt; tags</description>\n"
+        f"<location>{alpha}</location>\n"
+        "<command>/alpha</command>\n"
+        "</skill>\n"
+        "<skill>\n"
+        "<name>model</name>\n"
+        "<description>Does a useful thing. Use when asked.</description>\n"
+        f"<location>{model}</location>\n"
+        "<command>/skill:model</command>\n"
+        "</skill>\n"
+        "</available_skills>\n"
+    )
+
+
+def test_catalog_prompt_when_empty(tmp_path):
+    (tmp_path / "ws").mkdir()
+    out = run_cli("catalog", tmp_path / "ws", "--no-user-roots", "--format", "prompt").stdout.decode()
+    assert out == "<available_skills>\n</available_skills>\n"
+
+
+def test_json_is_utf8_whatever_the_locale(tmp_path):
+    write_skill(workspace_root(tmp_path), "alpha", valid("alpha", "Résumé ✓ 日本"))
+    env = dict(os.environ, PYTHONIOENCODING="ascii", LC_ALL="C")
+    result = subprocess.run(
+        [sys.executable, "-m", "albedo_skills_ls.cli", "catalog", str(tmp_path / "ws"), "--no-user-roots"],
+        capture_output=True,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.decode("utf-8"))["skills"][0]["description"] == "Résumé ✓ 日本"
+    text = subprocess.run(
+        [sys.executable, "-m", "albedo_skills_ls.cli", "catalog", str(tmp_path / "ws"), "--no-user-roots"]
+        + ["--format", "text"],
+        capture_output=True,
+        env=env,
+    )
+    assert text.returncode == 0, text.stderr
+    assert b"R\\xe9sum\\xe9" in text.stdout
+
+
+# --- the example tree ---------------------------------------------------------------------------------------
+
+
+def test_examples_catalog():
+    ws, home = EXAMPLES / "workspace", EXAMPLES / "home"
+    data = catalog_json(ws, "--home", home)
+    skills = {s["name"]: s for s in data["skills"]}
+    assert list(skills) == ["changelog", "code-review", "commit-message", "model", "release-notes"]
+    assert {name: s["command"] for name, s in skills.items()} == {
+        "changelog": "/changelog",
+        "code-review": "/code-review",
+        "commit-message": "/commit-message",
+        "model": "/skill:model",
+        "release-notes": "/release-notes",
+    }
+    assert {name: s["scope"] for name, s in skills.items()} == {
+        "changelog": "workspace",
+        "code-review": "workspace",
+        "commit-message": "user",
+        "model": "workspace",
+        "release-notes": "workspace",
+    }
+    winner = str(ws / ".agents" / "skills" / "changelog" / "SKILL.md")
+    assert skills["changelog"]["path"] == winner
+    assert "\n" in skills["release-notes"]["description"] and not skills["release-notes"]["description"].endswith("\n")
+
+    by_code = {d["code"]: d for d in data["diagnostics"]}
+    assert sorted(by_code) == ["collision", "command-collision", "field-host-specific", "name-mismatch"]
+    collision = by_code["collision"]
+    assert collision["path"] == str(home / ".agents" / "skills" / "changelog" / "SKILL.md")
+    assert collision["severity"] == "warning"
+    assert winner in collision["message"]
+    assert [r["path"] for r in collision["related"]] == [winner]
+    invalid = by_code["name-mismatch"]
+    assert invalid["path"] == str(ws / ".agents" / "skills" / "pdf-forms" / "SKILL.md")
+    assert invalid["severity"] == "error"
+    assert "pdf-form" not in skills and "pdf-forms" not in skills
+    assert by_code["command-collision"]["path"] == str(ws / ".albedo" / "skills" / "model" / "SKILL.md")
+
+
+def test_examples_check_as_the_readme_runs_it():
+    result = run_cli("check", "examples/workspace", "--home", "examples/home", cwd=REPO)
+    assert result.returncode == 1
+    assert result.stderr.decode() == "5 skills, 1 error, 1 warning, 2 information\n"
+    lines = result.stdout.decode().splitlines()
+    assert lines == [
+        "examples/home/.agents/skills/changelog/SKILL.md:2:7: warning collision skill `changelog` is hidden by "
+        f"{EXAMPLES}/workspace/.agents/skills/changelog/SKILL.md (workspace skills win over user skills): "
+        "rename one of them",
+        "examples/workspace/.agents/skills/pdf-forms/SKILL.md:2:7: error name-mismatch name `pdf-form` differs "
+        "from its folder `pdf-forms`: rename one so they match",
+        "examples/workspace/.agents/skills/release-notes/SKILL.md:6:1: information field-host-specific "
+        "`argument-hint` is defined by other hosts; Albedo ignores this field",
+        "examples/workspace/.albedo/skills/model/SKILL.md:2:7: information command-collision `/model` is a "
+        "built-in command, so this skill is reachable as `/skill:model`",
+    ]
+    table = run_cli("catalog", "examples/workspace", "--home", "examples/home", "--format", "text", cwd=REPO)
+    assert table.returncode == 0
+    assert [line.split()[0] for line in table.stdout.decode().splitlines()[1:6]] == [
+        "/changelog",
+        "/code-review",
+        "/commit-message",
+        "/skill:model",
+        "/release-notes",
+    ]
+
+
+def test_examples_have_resources_and_real_bodies():
+    code_review = EXAMPLES / "workspace" / ".albedo" / "skills" / "code-review"
+    references = sorted(p.name for p in (code_review / "references").iterdir())
+    assert references == ["checklist.md", "security.md"]
+    body = (code_review / "SKILL.md").read_text().split("---\n", 2)[2]
+    assert "references/checklist.md" in body and "references/security.md" in body
+    for skill_file in EXAMPLES.rglob("SKILL.md"):
+        body_lines = skill_file.read_text().split("---\n", 2)[2].strip().splitlines()
+        assert 8 <= len(body_lines) <= 40, skill_file
