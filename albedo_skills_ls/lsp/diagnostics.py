@@ -77,7 +77,11 @@ def enable_pull_diagnostics(server: AlbedoLanguageServer) -> None:
     ) -> types.WorkspaceDiagnosticReport:
         previous = {item.uri: item.value for item in params.previous_result_ids}
         items: list = []
-        for path, found in sorted(ls.all_diagnostics().items()):
+        current = ls.all_diagnostics()
+        # files reported before that have nothing now get an empty report, so the client clears them
+        gone = {path: () for path in ls.pulled_paths - current.keys()}
+        ls.pulled_paths = {path for path, found in current.items() if found}
+        for path, found in sorted({**current, **gone}.items()):
             uri = path_to_uri(path)
             opened = ls.open_text(path)
             version = opened[1] if opened else None

@@ -42,6 +42,8 @@ class AlbedoLanguageServer(LanguageServer):
         self.pull_diagnostics = False
         # push mode: what each URI last received, so only changes are sent and stale files are cleared
         self.published: dict[str, tuple[Diagnostic, ...]] = {}
+        # pull mode: files whose last workspace report had diagnostics
+        self.pulled_paths: set[str] = set()
         self._live_timers: dict[str, asyncio.TimerHandle] = {}
         self._reload_timer: asyncio.TimerHandle | None = None
         self._watchers_registered = False
@@ -353,12 +355,12 @@ class AlbedoLanguageServer(LanguageServer):
             self.work_done_progress.end(
                 token, types.WorkDoneProgressEnd(message=summary_line(snapshots))
             )
-        self.ready.set()
-        self.refresh_diagnostics("initialized")
         try:
             await self.register_watchers()
         except Exception as exc:
             log.warning("could not register file watchers: %s", exc)
+        self.ready.set()
+        self.refresh_diagnostics("initialized")
 
 
 def summary_line(snapshots: list[Catalog]) -> str:

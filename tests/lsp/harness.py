@@ -76,6 +76,7 @@ class Session:
         self.client = client
         self.result = result
         self.registrations: list[types.Registration] = []
+        self.announcements: list[Any] = []  # every albedoSkills/catalogChanged, in order
 
     def expect(self, method: str) -> asyncio.Future:
         """A future for the next notification `method`; create it before the action that causes it."""
@@ -147,6 +148,10 @@ async def start(
     @client.feature(types.CLIENT_UNREGISTER_CAPABILITY)
     def unregister_capability(params: types.UnregistrationParams) -> None:
         return None
+
+    @client.feature(CATALOG_CHANGED)
+    def catalog_changed(params: Any) -> None:
+        session_holder[0].announcements.append(params)
 
     ready = asyncio.wrap_future(client.protocol.wait_for_notification(CATALOG_CHANGED))
     folder_items = [types.WorkspaceFolder(uri=uri(f), name=f.name) for f in folders or []]
