@@ -1,0 +1,356 @@
+/**
+ * The wiring in extension.ts, with `vscode` and `vscode-languageclient/node` replaced by small fakes (VS Code
+ * itself cannot be downloaded here). The fakes record what the extension asks of them.
+ */
+import * as assert from 'node:assert/strict';
+import Module = require('node:module');
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+
+type Listener = (event: unknown) => unknown;
+
+interface FakeClientRecord {
+  id: string;
+  name: string;
+  serverOptions: { command: string; args: string[]; options: { env: Record<string, string>; shell?: boolean } };
+  clientOptions: Record<string, any>;
+  disposed: boolean;
+  requests: { type: unknown; params: unknown }[];
+}
+
+const state = {
+  settings: {} as Record<string, unknown>,
+  configurationListeners: [] as Listener[],
+  trustListeners: [] as Listener[],
+  commands: new Map<string, (...args: unknown[]) => unknown>(),
+  messages: [] as { kind: string; text: string }[],
+  logs: [] as { level: string; text: string }[],
+  channels: [] as { name: string; options: unknown }[],
+  watchers: [] as string[],
+  clients: [] as FakeClientRecord[],
+  python: undefined as undefined | { interpreter: string; listeners: Listener[] },
+  startError: undefined as Error | undefined,
+  reloadAnswer: undefined as unknown,
+};
+
+function reset(): void {
+  state.settings = {};
+  state.configurationListeners = [];
+  state.trustListeners = [];
+  state.commands = new Map();
+  state.messages = [];
+  state.logs = [];
+  state.channels = [];
+  state.watchers = [];
+  state.clients = [];
+  state.python = undefined;
+  state.startError = undefined;
+  state.reloadAnswer = { skills: 2, diagnostics: 1, added: ['demo'], removed: [], changed: [] };
+}
+
+const disposable = { dispose() {} };
+
+const fakeVscode = {
+  window: {
+    createOutputChannel(name: string, options: unknown) {
+      state.channels.push({ name, options });
+      const log = (level: string) => (text: string) => state.logs.push({ level, text });
+      return { name, error: log('error'), warn: log('warn'), info: log('info'), debug: log('debug'), trace: log('trace'), show() {}, dispose() {} };
+    },
+    showInformationMessage: (text: string) => (state.messages.push({ kind: 'info', text }), Promise.resolve(undefined)),
+    showWarningMessage: (text: string) => (state.messages.push({ kind: 'warning', text }), Promise.resolve(undefined)),
+    showErrorMessage: (text: string) => (state.messages.push({ kind: 'error', text }), Promise.resolve(undefined)),
+  },
+  workspace: {
+    get workspaceFolders() {
+      return [{ uri: { fsPath: '/work/project' }, name: 'project', index: 0 }];
+    },
+    getConfiguration(section: string) {
+      assert.equal(section, 'albedoSkills');
+      return { get: (key: string) => state.settings[key] };
+    },
+    createFileSystemWatcher(glob: string) {
+      state.watchers.push(glob);
+      return { glob, dispose() {} };
+    },
+    onDidChangeConfiguration(listener: Listener) {
+      state.configurationListeners.push(listener);
+      return disposable;
+    },
+    onDidGrantWorkspaceTrust(listener: Listener) {
+      state.trustListeners.push(listener);
+      return disposable;
+    },
+  },
+  commands: {
+    registerCommand(id: string, handler: (...args: unknown[]) => unknown) {
+      state.commands.set(id, handler);
+      return disposable;
+    },
+    executeCommand: () => Promise.resolve(undefined),
+  },
+  extensions: {
+    getExtension(id: string) {
+      if (id !== 'ms-python.python' || state.python === undefined) {
+        return undefined;
+      }
+      const python = state.python;
+      const api = {
+        environments: {
+          getActiveEnvironmentPath: () => ({ id: 'active', path: python.interpreter }),
+          resolveEnvironment: async (environment: { path: string }) => ({ executable: { uri: { fsPath: environment.path } } }),
+          onDidChangeActiveEnvironmentPath: (listener: Listener) => (python.listeners.push(listener), disposable),
+        },
+      };
+      return { isActive: false, exports: undefined, activate: async () => api };
+    },
+  },
+};
+
+class FakeLanguageClient {
+  private running = false;
+  readonly record: FakeClientRecord;
+  constructor(id: string, name: string, serverOptions: FakeClientRecord['serverOptions'], clientOptions: Record<string, any>) {
+    this.record = { id, name, serverOptions, clientOptions, disposed: false, requests: [] };
+    state.clients.push(this.record);
+  }
+  async start() {
+    if (state.startError !== undefined) {
+      throw state.startError;
+    }
+    this.running = true;
+  }
+  isRunning() {
+    return this.running;
+  }
+  async dispose() {
+    this.running = false;
+    this.record.disposed = true;
+  }
+  async sendRequest(type: unknown, params: unknown) {
+    this.record.requests.push({ type, params });
+    return state.reloadAnswer;
+  }
+}
+
+const fakeClientModule = {
+  LanguageClient: FakeLanguageClient,
+  ExecuteCommandRequest: { type: { method: 'workspace/executeCommand' } },
+  RevealOutputChannelOn: { Debug: 0, Info: 1, Warn: 2, Error: 3, Never: 4 },
+};
+
+const moduleInternals = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
+const originalLoad = moduleInternals._load;
+moduleInternals._load = function (request: string, parent: unknown, isMain: boolean) {
+  if (request === 'vscode') {
+    return fakeVscode;
+  }
+  if (request === 'vscode-languageclient/node') {
+    return fakeClientModule;
+  }
+  return originalLoad.call(this, request, parent, isMain);
+};
+const extension = require('../extension') as typeof import('../extension');
+
+const subscriptions: { dispose(): unknown }[] = [];
+const context = { subscriptions } as unknown as import('vscode').ExtensionContext;
+
+/** Wait until `condition` holds (the extension starts clients asynchronously); fail after `ms`. */
+async function until(condition: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) {
+      assert.fail('timed out waiting for the extension');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function changeConfiguration(...changed: string[]): void {
+  const event = { affectsConfiguration: (section: string) => changed.some((key) => key === section || key.startsWith(`${section}.`)) };
+  for (const listener of state.configurationListeners) {
+    listener(event);
+  }
+}
+
+describe('extension wiring (fake vscode)', () => {
+  beforeEach(() => reset());
+  afterEach(async () => {
+    await extension.deactivate();
+    for (const item of subscriptions.splice(0)) {
+      item.dispose();
+    }
+  });
+
+  it('creates the "Albedo Skills" log channel, registers the commands and starts one client', async () => {
+    extension.activate(context);
+    await until(() => state.clients.length === 1);
+    assert.deepEqual(state.channels, [{ name: 'Albedo Skills', options: { log: true } }]);
+    assert.deepEqual([...state.commands.keys()].sort(), ['albedoSkills.reload', 'albedoSkills.restart', 'albedoSkills.showOutput']);
+    assert.deepEqual(state.watchers, ['**/SKILL.md']);
+
+    const [client] = state.clients;
+    assert.equal(client.id, 'albedoSkills');
+    assert.equal(client.name, 'Albedo Skills');
+    assert.equal(client.serverOptions.command, 'albedo-skills-ls');
+    assert.deepEqual(client.serverOptions.args, []);
+    assert.equal(client.serverOptions.options.env.PYTHONUTF8, '1');
+    const options = client.clientOptions;
+    assert.deepEqual(options.documentSelector.slice(0, 3), [
+      { scheme: 'file', language: 'skill' },
+      { scheme: 'file', pattern: '**/SKILL.md' },
+      { scheme: 'file', language: 'albedo-chat' },
+    ]);
+    assert.ok(options.documentSelector.some((filter: { pattern?: string }) => filter.pattern === '**/*.chat.md'));
+    assert.equal(options.synchronize.configurationSection, 'albedoSkills');
+    assert.equal(options.synchronize.fileEvents.glob, '**/SKILL.md');
+    assert.equal(options.initializationOptions.albedoSkills.enable, true);
+    assert.deepEqual(options.initializationOptions.albedoSkills.builtinCommands, ['help', 'model', 'reload']);
+    assert.equal(options.outputChannel.name, 'Albedo Skills');
+    assert.equal(options.traceOutputChannel, options.outputChannel);
+    assert.ok(state.logs.some((entry) => entry.text === 'Server command: albedo-skills-ls (from path)'));
+  });
+
+  it("filters the extension's server.* settings out of what the server pulls, and tells it to pull on change", async () => {
+    extension.activate(context);
+    await until(() => state.clients.length === 1);
+    const workspace = state.clients[0].clientOptions.middleware.workspace;
+    const params = { items: [{ section: 'albedoSkills' }] };
+    const pulled = await workspace.configuration(params, undefined, async () => [
+      { enable: true, server: { path: ['x'], pythonPath: '' } },
+    ]);
+    assert.deepEqual(pulled, [{ enable: true }]);
+    const sent: unknown[] = [];
+    await workspace.didChangeConfiguration(['albedoSkills'], async (sections: unknown) => void sent.push(sections));
+    assert.deepEqual(sent, [undefined]);
+  });
+
+  it('routes server stderr lines to the channel at their logging level', async () => {
+    extension.activate(context);
+    await until(() => state.clients.length === 1);
+    const { Readable } = await import('node:stream');
+    const channel = state.clients[0].clientOptions.outputChannel;
+    state.clients[0].clientOptions.stdioOptions.stderr(Readable.from(['WARNING:x:careful\nINFO:x:fine\n']), channel);
+    await until(() => state.logs.some((entry) => entry.text === 'INFO:x:fine'));
+    assert.ok(state.logs.some((entry) => entry.level === 'warn' && entry.text === 'WARNING:x:careful'));
+    assert.ok(state.logs.some((entry) => entry.level === 'info' && entry.text === 'INFO:x:fine'));
+  });
+
+  it('uses the settings: server.pythonPath, and initializationOptions from the albedoSkills values', async () => {
+    state.settings = { 'server.pythonPath': '.venv/bin/python', enable: false, 'chat.languageIds': ['my-chat'] };
+    state.python = { interpreter: '/never/used/python', listeners: [] };
+    extension.activate(context);
+    await until(() => state.clients.length === 1);
+    const [client] = state.clients;
+    assert.equal(client.serverOptions.command, path.resolve('/work/project', '.venv/bin/python'));
+    assert.deepEqual(client.serverOptions.args, ['-m', 'albedo_skills_ls']);
+    assert.equal(client.clientOptions.initializationOptions.albedoSkills.enable, false);
+    assert.deepEqual(client.clientOptions.initializationOptions.albedoSkills.chat.languageIds, ['my-chat']);
+    assert.equal('server' in client.clientOptions.initializationOptions.albedoSkills, false);
+    // The Python extension was not needed, so it was not activated or listened to.
+    assert.deepEqual(state.python.listeners, []);
+  });
+
+  it("uses the Python extension's interpreter, and restarts once when it changes", async () => {
+    state.python = { interpreter: '/venv/bin/python', listeners: [] };
+    extension.activate(context);
+    await until(() => state.clients.length === 1);
+    assert.equal(state.clients[0].serverOptions.command, '/venv/bin/python');
+    assert.deepEqual(state.clients[0].serverOptions.args, ['-m', 'albedo_skills_ls']);
+    assert.equal(state.python.listeners.length, 1);
+
+    state.python.interpreter = '/other/bin/python';
+    state.python.listeners[0]({});
+    state.python.listeners[0]({});
+    await until(() => state.clients.length === 2);
+    assert.equal(state.clients[0].disposed, true);
+    assert.equal(state.clients[1].serverOptions.command, '/other/bin/python');
+    await sleep(700);
+    assert.equal(state.clients.length, 2, 'two interpreter events in a burst restart once');
+  });
+
+  it('restarts once, debounced, for a burst of server.* or chat.* changes, and not for other settings', async () => {
+    extension.activate(context);
+    await until(() => state.clients.length === 1);
+
+    changeConfiguration('albedoSkills.enable', 'albedoSkills.logLevel');
+    await sleep(700);
+    assert.equal(state.clients.length, 1, 'the server applies these itself');
+
+    const started = Date.now();
+    state.settings = { 'server.path': ['/opt/ls', '-v'] };
+    changeConfiguration('albedoSkills.server.path');
+    changeConfiguration('albedoSkills.server.pythonPath');
+    changeConfiguration('albedoSkills.chat.filePatterns');
+    await until(() => state.clients.length === 2);
+    assert.ok(Date.now() - started >= 450, 'the restart waits for the burst to settle');
+    assert.equal(state.clients[0].disposed, true);
+    assert.equal(state.clients[1].serverOptions.command, '/opt/ls');
+    assert.deepEqual(state.clients[1].serverOptions.args, ['-v']);
+    await sleep(700);
+    assert.equal(state.clients.length, 2);
+  });
+
+  it('restarts when the workspace becomes trusted', async () => {
+    extension.activate(context);
+    await until(() => state.clients.length === 1);
+    for (const listener of state.trustListeners) {
+      listener(undefined);
+    }
+    await until(() => state.clients.length === 2);
+  });
+
+  it('the restart command restarts at once', async () => {
+    extension.activate(context);
+    await until(() => state.clients.length === 1);
+    await state.commands.get('albedoSkills.restart')!();
+    assert.equal(state.clients.length, 2);
+    assert.equal(state.clients[0].disposed, true);
+    assert.equal(state.clients[1].disposed, false);
+  });
+
+  it("the reload command runs the server's skills.reload and reports the counts", async () => {
+    extension.activate(context);
+    await until(() => state.clients.length === 1);
+    const result = await state.commands.get('albedoSkills.reload')!();
+    assert.deepEqual(state.clients[0].requests, [
+      { type: { method: 'workspace/executeCommand' }, params: { command: 'skills.reload', arguments: [] } },
+    ]);
+    assert.deepEqual(result, state.reloadAnswer);
+    assert.deepEqual(state.messages, [{ kind: 'info', text: 'Albedo Skills: reloaded (2 skills; 1 diagnostics; added: demo).' }]);
+  });
+
+  it('explains a server that does not start, and the reload command then says it is not running', async () => {
+    state.startError = new Error('spawn albedo-skills-ls ENOENT');
+    extension.activate(context);
+    await until(() => state.messages.length > 0);
+    assert.equal(state.messages[0].kind, 'error');
+    assert.match(state.messages[0].text, /ENOENT.*pip install albedo-skills-ls/);
+    await state.commands.get('albedoSkills.reload')!();
+    assert.deepEqual(state.clients[0].requests, []);
+    assert.match(state.messages.at(-1)!.text, /not running/);
+  });
+
+  it('shows a refused server.* setting once, and starts with the fallback', async () => {
+    state.settings = { 'server.path': '/usr/bin/albedo-skills-ls', logLevel: 'loud' };
+    extension.activate(context);
+    await until(() => state.clients.length === 1);
+    assert.equal(state.clients[0].serverOptions.command, 'albedo-skills-ls');
+    const warnings = state.messages.filter((message) => message.kind === 'warning');
+    assert.equal(warnings.length, 1, JSON.stringify(state.messages));
+    assert.match(warnings[0].text, /albedoSkills\.server\.path must be a list/);
+    // The invalid logLevel is logged (the server reports its own settings), not shown.
+    assert.ok(state.logs.some((entry) => entry.level === 'warn' && /albedoSkills\.logLevel/.test(entry.text)));
+    await state.commands.get('albedoSkills.restart')!();
+    assert.equal(state.messages.filter((message) => message.kind === 'warning').length, 1);
+  });
+
+  it('deactivate stops the client', async () => {
+    extension.activate(context);
+    await until(() => state.clients.length === 1);
+    await extension.deactivate();
+    assert.equal(state.clients[0].disposed, true);
+  });
+});
