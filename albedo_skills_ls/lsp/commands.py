@@ -31,7 +31,9 @@ class RequestFailed(JsonRpcException):
 
 def _route(handler: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(handler)
-    def wrapper(ls: AlbedoLanguageServer, *args: Any) -> Any:
+    async def wrapper(ls: AlbedoLanguageServer, *args: Any) -> Any:
+        # A client may call right after `initialize`, while the first discovery is still running.
+        await ls.ready.wait()
         if not ls.settings.enable:
             raise RequestFailed("the Albedo skills extension is disabled (`albedoSkills.enable`): enable it first")
         try:
