@@ -183,9 +183,14 @@ def reread(skill: Skill) -> str:
 
 
 def _json_for_block(value: dict[str, Any]) -> str:
-    """One-line JSON that cannot contain the closing delimiter: `<`, `>` and `&` are escaped."""
+    """One-line JSON that cannot contain the closing delimiter: `<`, `>` and `&` are escaped, and so are the
+    line breaks `json.dumps` leaves raw (U+0085, U+2028, U+2029), so the JSON stays one line for any reader
+    that splits lines by Unicode rules (`str.splitlines`). These characters occur only inside strings."""
     encoded = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return encoded.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+    for raw, escaped in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"), ("\x85", "\\u0085"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        encoded = encoded.replace(raw, escaped)
+    return encoded
 
 
 def activation_input(skill: Skill, arguments: str, instructions: str) -> str:
