@@ -72,15 +72,16 @@ RULE_DESCRIPTIONS = {
 # --- shared options and helpers ---------------------------------------------------------------------------
 
 
-def add_catalog_options(parser: argparse.ArgumentParser) -> None:
-    """The options every catalog-reading verb shares: WORKSPACE, --home, --no-user-roots, --builtin."""
-    parser.add_argument(
-        "workspace",
-        metavar="WORKSPACE",
-        nargs="?",
-        default=".",
-        help="the workspace folder whose .albedo/skills and .agents/skills are read (default: the current folder)",
-    )
+def add_catalog_options(parser: argparse.ArgumentParser, workspace_positional: bool = True) -> None:
+    """The options every catalog-reading verb shares: WORKSPACE, --home, --no-user-roots, --builtin.
+
+    Verbs whose own positionals come first (`invoke COMMAND [ARGUMENTS]`) take `-w/--workspace` instead.
+    """
+    workspace_help = "the workspace folder whose .albedo/skills and .agents/skills are read (default: the current folder)"
+    if workspace_positional:
+        parser.add_argument("workspace", metavar="WORKSPACE", nargs="?", default=".", help=workspace_help)
+    else:
+        parser.add_argument("-w", "--workspace", metavar="DIR", default=".", help=workspace_help)
     parser.add_argument(
         "--home",
         metavar="DIR",
@@ -460,6 +461,90 @@ def _configure_catalog(parser: argparse.ArgumentParser) -> None:
     )
 
 
+# --- activation verbs: the same JSON as the server's workspace/executeCommand routes -------------------------
+
+
+def cmd_commands(args: argparse.Namespace) -> int:
+    from .skills.activation import command_catalog
+
+    print_json(command_catalog(load_catalog(args)))
+    return EXIT_OK
+
+
+def cmd_invoke(args: argparse.Namespace) -> int:
+    from .skills.activation import invoke
+    from .skills.catalog import reload_summary
+
+    catalog = load_catalog(args)
+    # `/reload` on the command line has no session to swap: it discovers again and reports the difference.
+    result = invoke(
+        catalog,
+        args.command,
+        args.arguments,
+        "user" if args.user else "model",
+        reload=lambda: reload_summary(catalog, load_catalog(args)),
+    )
+    print_json(result)
+    return EXIT_OK
+
+
+def _catalog_skill(args: argparse.Namespace):
+    from .skills.errors import Refused
+
+    skill = load_catalog(args).skill(args.name.removeprefix("/skill:").removeprefix("/"))
+    if skill is None:
+        raise Refused(f"no skill named `{args.name}` in the catalog: run `{PROG} commands` to list them")
+    return skill
+
+
+def cmd_resources(args: argparse.Namespace) -> int:
+    from .skills.resources import list_resources
+
+    skill = _catalog_skill(args)
+    print_json(list_resources(skill.name, os.path.dirname(skill.path)))
+    return EXIT_OK
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    from .skills.resources import read_resource
+
+    skill = _catalog_skill(args)
+    print_json(read_resource(skill.name, os.path.dirname(skill.path), args.resource, args.offset, args.limit))
+    return EXIT_OK
+
+
+def _configure_commands(parser: argparse.ArgumentParser) -> None:
+    add_catalog_options(parser)
+
+
+def _configure_invoke(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("command", metavar="COMMAND", help="a slash command (`/demo`, `/skill:model`) or a skill name")
+    parser.add_argument("arguments", metavar="ARGUMENTS", nargs="?", default="", help="text passed to the skill as is")
+    parser.add_argument(
+        "--user", action="store_true", help="print the user activation (intent and model input) instead of the model's"
+    )
+    add_catalog_options(parser, workspace_positional=False)
+
+
+def _configure_resources(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="NAME", help="the skill's name")
+    add_catalog_options(parser, workspace_positional=False)
+
+
+def _configure_read(parser: argparse.ArgumentParser) -> None:
+    from .skills.limits import DEFAULT_READ_LIMIT
+
+    parser.add_argument("name", metavar="NAME", help="the skill's name")
+    parser.add_argument(
+        "resource", metavar="RESOURCE", nargs="?", default="SKILL.md", help="a path inside the skill (default: SKILL.md)"
+    )
+    parser.add_argument("--offset", type=int, default=0, help="the first byte to read (default: 0)")
+    parser.add_argument(
+        "--limit", type=int, default=DEFAULT_READ_LIMIT, help="bytes to read; pages are at most 65,536 (default: 16,384)"
+    )
+    add_catalog_options(parser, workspace_positional=False)
+
+
 VERBS: list[Verb] = [
     Verb(
         "check",
@@ -468,6 +553,10 @@ VERBS: list[Verb] = [
         cmd_check,
     ),
     Verb("catalog", "print the skill catalog the model and the command menu see", _configure_catalog, cmd_catalog),
+    Verb("commands", "list the session's commands (built-ins, then skills), as commands.catalog", _configure_commands, cmd_commands),
+    Verb("invoke", "activate a skill as commands.invoke would (model mode, or --user)", _configure_invoke, cmd_invoke),
+    Verb("resources", "list a skill's resource files, as skills.resources", _configure_resources, cmd_resources),
+    Verb("read", "read one bounded page of a skill's file, as skills.read", _configure_read, cmd_read),
 ]
 
 

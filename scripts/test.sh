@@ -11,7 +11,7 @@ if ! command -v nvim >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq neovim >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends neovim >/dev/null
 fi
 
 [ -x .venv/bin/python ] || "$python" -m venv .venv
