@@ -14,7 +14,8 @@ from typing import Any, Iterable
 
 from .discovery import DEFAULT_BUILTINS, SKILL_FILE, ParseCache, collision, discover
 from .model import FILE_START, INFORMATION, Catalog, Diagnostic, Scope
-from .rules import check_document
+from .references import check_references
+from .rules import ParsedSkill, check_document
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,7 @@ def check_buffer(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ..
     folder_name = where.folder_name if where else os.path.basename(os.path.dirname(os.path.abspath(path)))
     parsed = check_document(text, path, folder_name)
     found = list(parsed.diagnostics)
+    found.extend(check_references(path, parsed.references))  # re-checked on disk at every check
     if where is not None and parsed.valid and parsed.name is not None:
         holder = catalog.skill(parsed.name)
         if holder is not None and holder.path != path:
@@ -58,6 +60,8 @@ def check_buffer(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ..
                 where.folder_name,
             ):
                 winner = check_document(_read_quietly(holder.path) or "", holder.path, holder_place.folder_name)
+                if winner.name != holder.name:  # gone or changed on disk since the snapshot: the snapshot wins
+                    winner = ParsedSkill(holder.path, holder.name, holder.description, None, ())
                 found.append(collision(parsed, where.scope, winner, holder.scope))
         if parsed.name in catalog.builtins and not any(d.code == "collision" for d in found):
             found.append(

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Iterable
 
 from . import limits
 from .model import ERROR, FILE_START, INFORMATION, WARNING, Catalog, Diagnostic, Related, Root, Scope, Skill
+from .references import check_references
 from .rules import ParsedSkill, check_document
 
 SKILL_FILE = "SKILL.md"
@@ -38,7 +39,12 @@ def root_paths(workspace: str | None, home: str | None, user_roots: bool = True)
     if user_roots:
         base = os.path.abspath(home if home is not None else os.path.expanduser("~"))
         found += [(os.path.join(base, rel), scope) for rel, scope in USER_ROOTS]
-    return found
+    # A workspace that is the home folder has `~/.agents/skills` as both a workspace and a user root:
+    # list it once (as the workspace root it is first) or every skill there would collide with itself.
+    unique: dict[str, Scope] = {}
+    for path, scope in found:
+        unique.setdefault(os.path.normpath(path), scope)
+    return list(unique.items())
 
 
 def is_within(path: str, folder: str) -> bool:
@@ -176,6 +182,15 @@ class ParseCache:
 
 
 def examine_candidate(folder: str, cache: ParseCache | None) -> ParsedSkill | Diagnostic:
+    """`_examine_candidate`, plus the body's file references checked on disk now: referenced files change
+    without `SKILL.md` changing, so these findings are never cached (only the references themselves are)."""
+    result = _examine_candidate(folder, cache)
+    if isinstance(result, ParsedSkill) and result.references:
+        result = replace(result, diagnostics=result.diagnostics + check_references(result.path, result.references))
+    return result
+
+
+def _examine_candidate(folder: str, cache: ParseCache | None) -> ParsedSkill | Diagnostic:
     """Parse one candidate folder's `SKILL.md` (or say why it can't be), reusing an unchanged parse."""
     path = os.path.join(folder, SKILL_FILE)
     folder_name = os.path.basename(folder)

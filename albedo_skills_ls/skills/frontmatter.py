@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Union
 
 from .limits import MAX_FRONTMATTER_BYTES
@@ -199,7 +199,21 @@ def split_and_parse(text: str, path: str) -> SkillText:
     if odd_break is not None:
         return SkillText(text, Frontmatter(None, end_line, opening), (odd_break,))
     root, problems = parse_yaml(yaml_text, path, line_offset=1)
-    return SkillText(text, Frontmatter(root, end_line, opening), tuple(problems))
+    return SkillText(text, Frontmatter(root, end_line, opening), tuple(_inside_lines(d, lines) for d in problems))
+
+
+def _inside_lines(diagnostic: Diagnostic, lines: list[str]) -> Diagnostic:
+    """Keep a parser-placed range on real characters: libyaml may stop *after* the last character of a
+    line (`*` alone, an unfinished `&`), and `column + 1` would then point past the line's end."""
+
+    def clamp(position: Position) -> Position:
+        line = min(position.line, len(lines) - 1)
+        return Position(line, min(position.character, len(_strip_eol(lines[line]))))
+
+    start, end = clamp(diagnostic.range.start), clamp(diagnostic.range.end)
+    if (start, end) == (diagnostic.range.start, diagnostic.range.end):
+        return diagnostic
+    return replace(diagnostic, range=Range(start, end))
 
 
 # YAML also ends lines at a lone CR, NEL, LS and PS; this project (and LSP, for the last three) does not.
@@ -318,9 +332,22 @@ class _Builder:
         raise ValueError(f"unexpected YAML event {kind}")  # pragma: no cover - parser guarantees nesting
 
 
+def _reader_position(yaml_text: str, position: int) -> tuple[int, int]:
+    """Line and code-point column of a reader error. libyaml (the C parser) reports a UTF-8 byte offset,
+    the pure-Python reader a character index."""
+    if _CParser is not None:
+        before = yaml_text.encode("utf-8", "surrogatepass")[:position].decode("utf-8", "ignore")
+    else:  # pragma: no cover - exercised only where the C extension is missing
+        before = yaml_text[:position]
+    line = before.count("\n")
+    column = len(before) - (before.rfind("\n") + 1)
+    return line, column
+
+
 def parse_yaml(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | None, list[Diagnostic]]:
     """Parse one YAML document into a node tree. An empty document is an empty mapping."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.reader import ReaderError
 
     builder = _Builder(path, line_offset)
     events = _events(yaml_text)
@@ -347,6 +374,16 @@ def parse_yaml(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | 
         what = " ".join(part for part in (exc.context, exc.problem) if part)
         builder.problem(
             "yaml-syntax", f"YAML syntax error: {what}: fix the frontmatter", Range.of(line, column, line, column + 1)
+        )
+        return None, builder.problems
+    except ReaderError as exc:  # a character YAML does not allow: place it on that character
+        line, column = _reader_position(yaml_text, exc.position)
+        character = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        builder.problem(
+            "yaml-syntax",
+            f"character U+{character:04X} is not allowed in YAML ({exc.reason}): remove it or escape it "
+            "in a double-quoted string",
+            Range.of(line + line_offset, column, line + line_offset, column + 1),
         )
         return None, builder.problems
     except RecursionError:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import limits
 from .frontmatter import Mapping, Node, Scalar, SkillText, read_text
 from .model import ERROR, INFORMATION, WARNING, Diagnostic, Range, Severity
+from .references import Reference, find_references
 
 KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 REQUIRED_FIELDS = ("name", "description")
@@ -43,6 +44,9 @@ class ParsedSkill:
     description: str | None
     name_range: Range | None
     diagnostics: tuple[Diagnostic, ...]
+    # relative file references in the body (references.py), kept so they can be checked on disk again
+    # without the body; `references.check_references` turns them into diagnostics
+    references: tuple[Reference, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -213,11 +217,12 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
                 "`compatibility` is empty: describe the environment the skill needs, or remove the field",
                 compatibility_range,
             )
-        elif len(compatibility) > limits.MAX_COMPATIBILITY_CHARS:
+        elif (length := description_length(compatibility)) > limits.MAX_COMPATIBILITY_CHARS:
+            # counted like a description: a folded or literal block's final line break is not content
             checker.add(
                 "compatibility-invalid",
                 ERROR,
-                f"`compatibility` is {len(compatibility)} characters; the limit is "
+                f"`compatibility` is {length} characters; the limit is "
                 f"{limits.MAX_COMPATIBILITY_CHARS}",
                 compatibility_range,
             )
@@ -239,7 +244,7 @@ def _check_body(checker: _Checker, skill_text: SkillText, end_line: int) -> None
     if not body:
         return
     line_count = body.count("\n") + (0 if body.endswith("\n") else 1)
-    tokens = len(body) // limits.CHARS_PER_TOKEN
+    tokens = len(body) / limits.CHARS_PER_TOKEN  # the estimate; over 5,000 means over 20,000 characters
     if line_count > limits.MAX_BODY_LINES:
         first_over = end_line + 1 + limits.MAX_BODY_LINES
         checker.add(
@@ -253,7 +258,7 @@ def _check_body(checker: _Checker, skill_text: SkillText, end_line: int) -> None
         checker.add(
             "body-too-long",
             INFORMATION,
-            f"the body is about {tokens:,} tokens; keep it under about {limits.MAX_BODY_TOKENS:,} and move "
+            f"the body is about {round(tokens):,} tokens; keep it under about {limits.MAX_BODY_TOKENS:,} and move "
             "detail into files under references/",
             Range.of(end_line + 1, 0),
         )
@@ -261,4 +266,9 @@ def _check_body(checker: _Checker, skill_text: SkillText, end_line: int) -> None
 
 def check_document(data: bytes | str, path: str, folder_name: str | None) -> ParsedSkill:
     """Read and check one `SKILL.md` from its bytes (disk) or its text (an editor buffer)."""
-    return check_frontmatter(read_text(data, path), path, folder_name)
+    skill_text = read_text(data, path)
+    parsed = check_frontmatter(skill_text, path, folder_name)
+    if skill_text.text is None:
+        return parsed
+    body_line = skill_text.frontmatter.end_line + 1 if skill_text.frontmatter else None
+    return replace(parsed, references=tuple(find_references(skill_text.text, body_line)))
