@@ -60,6 +60,8 @@ RULE_DESCRIPTIONS = {
     "field-unknown": "A top-level frontmatter key is not one of the Agent Skills fields.",
     "field-host-specific": "A field defined by other hosts, which Albedo ignores.",
     "body-too-long": "The Markdown body is over 500 lines or about 5,000 tokens.",
+    "reference-missing": "A relative file reference in the body names nothing inside the skill folder.",
+    "reference-outside": "A file reference in the body resolves outside the skill folder.",
     "collision": "A valid skill is hidden by another skill with the same name.",
     "command-collision": "A skill's name is a built-in command; it is reachable as /skill:NAME.",
     "symlink-escape": "A linked skill folder resolves outside its discovery root.",

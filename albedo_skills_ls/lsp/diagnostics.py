@@ -1,4 +1,4 @@
-"""Document sync and diagnostics: live checks of open `SKILL.md` buffers, and pull diagnostics.
+"""Document sync and diagnostics: live checks of open `SKILL.md` and chat buffers, and pull diagnostics.
 
 Push clients get `textDocument/publishDiagnostics` (with the buffer's version); pull clients ask with
 `textDocument/diagnostic` and `workspace/diagnostic`, and get result ids so unchanged reports stay small.
@@ -11,6 +11,7 @@ import os
 from lsprotocol import types
 
 from ..skills.discovery import SKILL_FILE
+from .chat import is_chat_document
 from .convert import path_to_uri, uri_to_path
 from .server import AlbedoLanguageServer
 
@@ -22,16 +23,24 @@ def _skill_path(uri: str) -> str | None:
     return path if path and os.path.basename(path) == SKILL_FILE else None
 
 
+def _checked_path(ls: AlbedoLanguageServer, uri: str) -> str | None:
+    """An open `SKILL.md` or chat buffer (a file): the documents checked live."""
+    path = _skill_path(uri)
+    if path is None and is_chat_document(ls, uri):
+        path = uri_to_path(uri)
+    return path
+
+
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: AlbedoLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
-        path = _skill_path(params.text_document.uri)
+        path = _checked_path(ls, params.text_document.uri)
         if path and not ls.pull_diagnostics and ls.settings.enable:
             ls.publish(path, ls.diagnostics_for(path))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: AlbedoLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-        path = _skill_path(params.text_document.uri)
+        path = _checked_path(ls, params.text_document.uri)
         if path and ls.settings.enable:
             ls.schedule_live_check(path)
 
@@ -44,6 +53,8 @@ def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: AlbedoLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         path = _skill_path(params.text_document.uri)
+        if path is None and (closed := uri_to_path(params.text_document.uri)) in ls.published:
+            path = closed  # a chat buffer (no longer open, so known by what it was sent): clear it
         if path and not ls.pull_diagnostics:
             # back to the disk's state as the snapshot knows it (nothing, for a file outside the roots)
             ls.publish(path, ls.diagnostics_for(path))

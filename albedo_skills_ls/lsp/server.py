@@ -14,6 +14,7 @@ import logging
 import os
 import uuid
 from typing import Any, Callable
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -129,7 +130,8 @@ class AlbedoLanguageServer(LanguageServer):
 
     def open_text(self, path: str) -> tuple[str, int | None] | None:
         """An open buffer's text and version, keyed the way pygls keys documents."""
-        document = self.workspace.text_documents.get(path_to_uri(path))
+        # pygls keys documents by the percent-decoded URI (a folder with a space is `%20` in a URI)
+        document = self.workspace.text_documents.get(unquote(path_to_uri(path)))
         if document is None:
             return None
         return document.source, document.version
@@ -141,6 +143,11 @@ class AlbedoLanguageServer(LanguageServer):
         opened = self.open_text(path)
         if opened is not None and os.path.basename(path) == SKILL_FILE:
             return check_buffer(self.session_placing(path).snapshot, path, opened[0])
+        if opened is not None:
+            from .chat import chat_diagnostics, is_chat_path  # a chat buffer: its `/commands` checked
+
+            if is_chat_path(self, path):
+                return chat_diagnostics(self, path, opened[0])
         for session in self.sessions:
             found = session.snapshot.file_diagnostics.get(path)
             if found is not None:
@@ -148,15 +155,18 @@ class AlbedoLanguageServer(LanguageServer):
         return ()
 
     def all_diagnostics(self) -> dict[str, tuple[Diagnostic, ...]]:
-        """Every file known to any snapshot, plus open `SKILL.md` buffers (first session wins shared files)."""
+        """Every file known to any snapshot, plus open `SKILL.md` and chat buffers (first session wins shared
+        files)."""
         if not self.settings.enable:
             return {}
+        from .chat import is_chat_path
+
         paths: dict[str, None] = {}
         for session in self.sessions:
             paths.update(dict.fromkeys(session.snapshot.file_diagnostics))
         for uri in list(self.workspace.text_documents):
             path = uri_to_path(uri)
-            if path and os.path.basename(path) == SKILL_FILE:
+            if path and (os.path.basename(path) == SKILL_FILE or is_chat_path(self, path)):
                 paths[path] = None
         return {path: self.diagnostics_for(path) for path in paths}
 
@@ -421,19 +431,11 @@ def set_client_log_level(level: str) -> None:
 def create_server() -> AlbedoLanguageServer:
     """A server with every feature registered."""
     global _client_handler
-    from . import commands, diagnostics, lifecycle
+    from . import actions, commands, completion, diagnostics, hover, lifecycle, links, symbols
 
     server = AlbedoLanguageServer()
-    for module in (lifecycle, diagnostics, commands):
-        module.register(server)
-    for optional in ("completion", "hover", "actions", "links", "symbols"):
-        try:
-            module = __import__(f"{__package__}.{optional}", fromlist=["register"])
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.{optional}":
-                raise
-            continue
-        module.register(server)
+    for feature in (lifecycle, diagnostics, commands, completion, hover, actions, links, symbols):
+        feature.register(server)
     _client_handler = ClientLogHandler(server)
     log.addHandler(_client_handler)
     return server

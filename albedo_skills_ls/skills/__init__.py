@@ -5,5 +5,8 @@
 - `discovery`: roots, candidates, collisions, bounds, `discover()` -> `Catalog`
 - `catalog`: `SkillsSession` (snapshot + reload) and `check_buffer` for live editing
 - `resources`, `activation`: `skills.resources`, `skills.read`, `commands.catalog`, `commands.invoke`
+- `references`: relative file references in a body (`reference-missing`, `reference-outside`, links)
+- `slash`: `/commands` at message starts in chat buffers (`unknown-command`); `authoring`: field docs,
+  frontmatter completion, quick fixes and the outline of a `SKILL.md`
 - `limits`: every bound, named once; `model`: the value types; `errors`: refusals
 """

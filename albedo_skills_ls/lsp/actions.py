@@ -1,0 +1,93 @@
+"""`textDocument/codeAction`: quick fixes for a SKILL.md, each a `WorkspaceEdit` (the server writes nothing).
+
+The fixes come from the engine re-checking the buffer (`authoring.quick_fixes`), never from the client's
+diagnostic text. An action is offered for a finding the client sent in the request context (same code and
+range; that diagnostic is attached) or for one whose range touches the requested range.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ..skills import authoring
+from .convert import LineSource, to_lsp_diagnostic
+from .documents import OpenDocument, isolated, open_document
+from .server import AlbedoLanguageServer
+
+QUICK_FIX = types.CodeActionKind.QuickFix
+
+
+def _touches(a: types.Range, b: types.Range) -> bool:
+    def key(position: types.Position) -> tuple[int, int]:
+        return position.line, position.character
+
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+def _wants_quick_fixes(only: list[str] | None) -> bool:
+    return not only or any(kind == QUICK_FIX or QUICK_FIX.startswith(f"{kind}.") for kind in only)
+
+
+def _versioned_edits(ls: AlbedoLanguageServer) -> bool:
+    workspace = ls.client_capabilities.workspace
+    edit = workspace.workspace_edit if workspace else None
+    return bool(edit and edit.document_changes)
+
+
+def _workspace_edit(ls: AlbedoLanguageServer, document: OpenDocument, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
+    if _versioned_edits(ls):
+        return types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(
+                        uri=document.uri, version=document.version
+                    ),
+                    edits=edits,
+                )
+            ]
+        )
+    return types.WorkspaceEdit(changes={document.uri: edits})
+
+
+def code_actions(
+    ls: AlbedoLanguageServer, document: OpenDocument, params: types.CodeActionParams
+) -> list[types.CodeAction]:
+    assert document.path is not None
+    source = document.source
+    sent = list(params.context.diagnostics)
+    actions = []
+    for fix in authoring.quick_fixes(document.path, document.text):
+        diagnostic = to_lsp_diagnostic(fix.diagnostic, source, ls.encoding, LineSource)
+        matched = next(
+            (d for d in sent if str(d.code) == fix.diagnostic.code and d.range == diagnostic.range), None
+        )
+        if matched is None and not _touches(diagnostic.range, params.range):
+            continue
+        edits = [
+            types.TextEdit(range=document.to_lsp(edit.range, ls.encoding), new_text=edit.new_text)
+            for edit in fix.edits
+        ]
+        actions.append(
+            types.CodeAction(
+                title=fix.title,
+                kind=QUICK_FIX,
+                diagnostics=[matched or diagnostic],
+                is_preferred=fix.preferred,
+                edit=_workspace_edit(ls, document, edits),
+            )
+        )
+    return actions
+
+
+def register(server: AlbedoLanguageServer) -> None:
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[QUICK_FIX], resolve_provider=False)
+    )
+    @isolated(list)
+    def code_action(ls: AlbedoLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        document = open_document(ls, params.text_document.uri)
+        if document is None or document.kind != "skill" or document.path is None:
+            return []
+        if not _wants_quick_fixes(params.context.only):
+            return []
+        return code_actions(ls, document, params)

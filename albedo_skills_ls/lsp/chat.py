@@ -1,0 +1,118 @@
+"""Chat buffers: slash-command completion, hover, go to definition and `unknown-command` diagnostics.
+
+A chat buffer is an open document whose language id is in `albedoSkills.chat.languageIds` or whose file
+name matches one of `albedoSkills.chat.filePatterns` (fnmatch on the base name); a `SKILL.md` never is.
+It uses the session of the workspace folder that contains it, else the first one (decisions.md section 6).
+What a `/command` is, and what it names, is decided by the engine (`skills.slash`); this module translates.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lsprotocol import types
+
+from ..skills import authoring, slash
+from ..skills.activation import command_catalog
+from ..skills.discovery import read_skill_bytes
+from ..skills.frontmatter import decode
+from ..skills.model import FILE_START, Catalog, Diagnostic
+from .convert import LineSource, path_to_uri, to_lsp_range
+from .documents import OpenDocument, markup, open_document
+from .server import AlbedoLanguageServer
+
+
+def is_chat_document(ls: AlbedoLanguageServer, uri: str) -> bool:
+    document = open_document(ls, uri)
+    return document is not None and document.kind == "chat"
+
+
+def is_chat_path(ls: AlbedoLanguageServer, path: str) -> bool:
+    return is_chat_document(ls, path_to_uri(path))
+
+
+def catalog_for(ls: AlbedoLanguageServer, document: OpenDocument) -> Catalog:
+    return ls.session_for(document.path).snapshot
+
+
+def chat_diagnostics(ls: AlbedoLanguageServer, path: str, text: str) -> tuple[Diagnostic, ...]:
+    """`unknown-command` findings of an open chat buffer, against its session's current snapshot."""
+    if not ls.settings.enable:
+        return ()
+    return slash.check_chat(ls.session_for(path).snapshot, path, text)
+
+
+def completion_items(
+    ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position
+) -> list[types.CompletionItem]:
+    character = document.character(position, ls.encoding)
+    typing = slash.typing_at(document.text, position.line, character)
+    if typing is None:
+        return []
+    catalog = catalog_for(ls, document)
+    edit_range = document.to_lsp(typing.replace, ls.encoding)
+    if typing.kind == "argument":
+        entry = slash.entry_for(catalog, typing.command)
+        if entry is None:
+            return []
+        return [
+            types.CompletionItem(
+                label=value,
+                kind=types.CompletionItemKind.EnumMember,
+                detail=f"argument of {entry['command']}",
+                text_edit=types.TextEdit(range=edit_range, new_text=value),
+                filter_text=value,
+                sort_text=f"{index:04d}",
+            )
+            for index, value in enumerate(slash.argument_values(entry))
+        ]
+    items = []
+    for index, entry in enumerate(command_catalog(catalog)):  # built-ins first, then catalog order
+        builtin = entry["kind"] == "builtin"
+        items.append(
+            types.CompletionItem(
+                label=entry["command"],
+                kind=types.CompletionItemKind.Keyword if builtin else types.CompletionItemKind.Function,
+                detail=slash.detail_of(entry),
+                documentation=markup(ls, entry["description"], "completion"),
+                text_edit=types.TextEdit(range=edit_range, new_text=entry["command"]),
+                filter_text=entry["command"],
+                sort_text=f"{index:04d}",
+            )
+        )
+    return items
+
+
+def hover(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> types.Hover | None:
+    use = slash.use_at(document.text, position.line, document.character(position, ls.encoding))
+    if use is None:
+        return None
+    entry = slash.entry_for(catalog_for(ls, document), use.command)
+    if entry is None:
+        return None
+    return types.Hover(
+        contents=markup(ls, slash.describe(entry), "hover"),
+        range=document.to_lsp(use.range, ls.encoding),
+    )
+
+
+def definition(
+    ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position
+) -> types.Location | None:
+    """A skill's `/command` opens its `SKILL.md` at the `name` value (built-ins have no source)."""
+    use = slash.use_at(document.text, position.line, document.character(position, ls.encoding))
+    if use is None:
+        return None
+    entry = slash.entry_for(catalog_for(ls, document), use.command)
+    if entry is None or entry["kind"] != "skill":
+        return None
+    path = entry["path"]
+    opened = ls.open_text(path)
+    text = opened[0] if opened else _read(path)
+    where = authoring.name_range(text, path) if text is not None else FILE_START
+    return types.Location(uri=path_to_uri(path), range=to_lsp_range(where, LineSource(path, text), ls.encoding))
+
+
+def _read(path: str) -> str | None:
+    data, _info, _problem = read_skill_bytes(path, os.path.dirname(path))
+    return decode(data, path)[0] if data is not None else None

@@ -1,0 +1,131 @@
+"""Open documents as the feature modules need them: found by URI, classified, positions in engine units.
+
+Every editor feature (completion, hover, actions, links, symbols) starts the same way: find the open
+buffer, decide whether it is a `SKILL.md` or a chat buffer, and turn the client's position (UTF-16 by
+default) into the engine's code-point position. Errors inside a feature are logged and answered with an
+empty result, never with a failed request (`isolated`).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import logging
+import os
+from dataclasses import dataclass
+from typing import Any, Callable, Literal
+from urllib.parse import unquote
+
+from lsprotocol import types
+
+from ..skills.discovery import SKILL_FILE
+from ..skills.frontmatter import lines_of
+from .convert import LineSource, from_client_character, to_lsp_range, uri_to_path
+
+log = logging.getLogger("albedo_skills_ls")
+
+Kind = Literal["skill", "chat"]
+
+
+@dataclass(frozen=True)
+class OpenDocument:
+    uri: str
+    path: str | None  # None for documents that are not files (`untitled:` chat buffers)
+    text: str
+    version: int | None
+    language_id: str | None
+    kind: Kind | None
+
+    @property
+    def source(self) -> LineSource:
+        return LineSource(self.path or self.uri, self.text)
+
+    def line(self, number: int) -> str:
+        lines = lines_of(self.text)
+        return lines[number].rstrip("\r\n") if 0 <= number < len(lines) else ""
+
+    def character(self, position: types.Position, encoding: str) -> int:
+        """The client's column as a code-point index into its line."""
+        return from_client_character(self.line(position.line), position.character, encoding)
+
+    def to_lsp(self, where: Any, encoding: str) -> types.Range:
+        return to_lsp_range(where, self.source, encoding)
+
+
+def base_name(uri: str) -> str:
+    path = uri_to_path(uri)
+    if path is not None:
+        return os.path.basename(path)
+    return unquote(uri).rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+
+
+def _document(ls: Any, uri: str) -> Any:
+    # pygls keys its documents by the percent-decoded URI
+    return ls.workspace.text_documents.get(unquote(uri))
+
+
+def kind_of(ls: Any, uri: str, language_id: str | None) -> Kind | None:
+    """`skill` for a document named SKILL.md, `chat` for one the chat settings select, else None."""
+    name = base_name(uri)
+    if name == SKILL_FILE:
+        return "skill"
+    settings = ls.settings
+    if language_id is not None and language_id in settings.chat_language_ids:
+        return "chat"
+    if any(fnmatch.fnmatch(name, pattern) for pattern in settings.chat_file_patterns):
+        return "chat"
+    return None
+
+
+def open_document(ls: Any, uri: str) -> OpenDocument | None:
+    """The open buffer at `uri`, or None (also when the extension is disabled)."""
+    if not ls.settings.enable:
+        return None
+    document = _document(ls, uri)
+    if document is None:
+        return None
+    language_id = getattr(document, "language_id", None)
+    return OpenDocument(
+        uri, uri_to_path(uri), document.source, document.version, language_id, kind_of(ls, uri, language_id)
+    )
+
+
+def isolated(empty: Callable[[], Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A feature handler whose failure is logged and answered with `empty()`, keeping the server serving."""
+
+    def wrap(handler: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(handler)
+        def run(*args: Any) -> Any:
+            try:
+                return handler(*args)
+            except Exception:
+                log.exception("%s failed", handler.__name__)
+                return empty()
+
+        return run
+
+    return wrap
+
+
+def _formats(ls: Any, feature: str) -> list[str]:
+    text_document = ls.client_capabilities.text_document
+    if text_document is None:
+        return []
+    if feature == "hover":
+        hover = text_document.hover
+        return list(hover.content_format or []) if hover else []
+    completion = text_document.completion
+    item = completion.completion_item if completion else None
+    return list(item.documentation_format or []) if item else []
+
+
+def markup(ls: Any, markdown: str, feature: Literal["hover", "completion"]) -> types.MarkupContent:
+    """Markdown when the client renders it for this feature, else the same text as plain text."""
+    kind = types.MarkupKind.Markdown if types.MarkupKind.Markdown in _formats(ls, feature) else types.MarkupKind.PlainText
+    return types.MarkupContent(kind=kind, value=markdown)
+
+
+def tooltip_support(ls: Any) -> bool:
+    text_document = ls.client_capabilities.text_document
+    links = text_document.document_link if text_document else None
+    return bool(links and links.tooltip_support)

@@ -1,0 +1,63 @@
+"""`textDocument/documentSymbol` for a SKILL.md: frontmatter fields (metadata entries nested) and headings.
+
+Hierarchical `DocumentSymbol`s for clients that support them, a flat `SymbolInformation` list otherwise.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ..skills import authoring
+from .documents import OpenDocument, isolated, open_document
+from .server import AlbedoLanguageServer
+
+_KINDS = {"field": types.SymbolKind.Property, "heading": types.SymbolKind.String}
+
+
+def _hierarchical(ls: AlbedoLanguageServer) -> bool:
+    text_document = ls.client_capabilities.text_document
+    symbols = text_document.document_symbol if text_document else None
+    return bool(symbols and symbols.hierarchical_document_symbol_support)
+
+
+def _symbol(ls: AlbedoLanguageServer, document: OpenDocument, item: authoring.OutlineItem) -> types.DocumentSymbol:
+    return types.DocumentSymbol(
+        name=item.name,
+        detail=item.detail or None,
+        kind=_KINDS[item.kind],
+        range=document.to_lsp(item.range, ls.encoding),
+        selection_range=document.to_lsp(item.selection, ls.encoding),
+        children=[_symbol(ls, document, child) for child in item.children] or None,
+    )
+
+
+def _flat(
+    ls: AlbedoLanguageServer, document: OpenDocument, items: tuple | list, container: str | None = None
+) -> list[types.SymbolInformation]:
+    found = []
+    for item in items:
+        found.append(
+            types.SymbolInformation(
+                name=item.name,
+                kind=_KINDS[item.kind],
+                location=types.Location(uri=document.uri, range=document.to_lsp(item.range, ls.encoding)),
+                container_name=container,
+            )
+        )
+        found.extend(_flat(ls, document, item.children, item.name))
+    return found
+
+
+def register(server: AlbedoLanguageServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @isolated(list)
+    def document_symbol(
+        ls: AlbedoLanguageServer, params: types.DocumentSymbolParams
+    ) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
+        document = open_document(ls, params.text_document.uri)
+        if document is None or document.kind != "skill":
+            return []
+        items = authoring.outline(document.text, document.path or document.uri)
+        if _hierarchical(ls):
+            return [_symbol(ls, document, item) for item in items]
+        return _flat(ls, document, items)
