@@ -83,7 +83,7 @@ def register(server: AlbedoLanguageServer) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[QUICK_FIX], resolve_provider=False)
     )
-    @isolated(list)
+    @isolated
     def code_action(ls: AlbedoLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         document = open_document(ls, params.text_document.uri)
         if document is None or document.kind != "skill" or document.path is None:

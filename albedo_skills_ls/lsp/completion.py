@@ -60,7 +60,7 @@ def skill_items(
 
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS))
-    @isolated(list)
+    @isolated
     def completion(ls: AlbedoLanguageServer, params: types.CompletionParams) -> list[types.CompletionItem]:
         document = open_document(ls, params.text_document.uri)
         if document is None:

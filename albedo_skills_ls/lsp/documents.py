@@ -3,7 +3,7 @@
 Every editor feature (completion, hover, actions, links, symbols) starts the same way: find the open
 buffer, decide whether it is a `SKILL.md` or a chat buffer, and turn the client's position (UTF-16 by
 default) into the engine's code-point position. Errors inside a feature are logged and answered with an
-empty result, never with a failed request (`isolated`).
+error that names the feature, never with a crash (`isolated`).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any, Callable, Literal
 from urllib.parse import unquote
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 
 from ..skills.discovery import SKILL_FILE
 from ..skills.frontmatter import lines_of
@@ -90,21 +91,24 @@ def open_document(ls: Any, uri: str) -> OpenDocument | None:
     )
 
 
-def isolated(empty: Callable[[], Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """A feature handler whose failure is logged and answered with `empty()`, keeping the server serving."""
+def isolated(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """A feature handler whose failure is logged with its traceback and answered as a JSON-RPC error
+    that names the feature, so one broken feature never takes the request loop or the server down."""
 
-    def wrap(handler: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(handler)
-        def run(*args: Any) -> Any:
-            try:
-                return handler(*args)
-            except Exception:
-                log.exception("%s failed", handler.__name__)
-                return empty()
+    @functools.wraps(handler)
+    def run(*args: Any) -> Any:
+        try:
+            return handler(*args)
+        except JsonRpcException:
+            raise
+        except Exception as exc:
+            log.exception("%s failed", handler.__name__)
+            raise JsonRpcInternalError(
+                f"albedo-skills: {handler.__name__} failed ({exc.__class__.__name__}: {exc}); "
+                "the server log has the details"
+            ) from exc
 
-        return run
-
-    return wrap
+    return run
 
 
 def _formats(ls: Any, feature: str) -> list[str]:

@@ -12,7 +12,7 @@ from .server import AlbedoLanguageServer
 
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
-    @isolated(lambda: None)
+    @isolated
     def hover(ls: AlbedoLanguageServer, params: types.HoverParams) -> types.Hover | None:
         document = open_document(ls, params.text_document.uri)
         if document is None:

@@ -23,7 +23,7 @@ def _links(document: OpenDocument) -> list[references.Link]:
 
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))
-    @isolated(list)
+    @isolated
     def document_link(ls: AlbedoLanguageServer, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
         document = open_document(ls, params.text_document.uri)
         if document is None or document.kind != "skill" or document.path is None:
@@ -39,7 +39,7 @@ def register(server: AlbedoLanguageServer) -> None:
         ]
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    @isolated(lambda: None)
+    @isolated
     def definition(ls: AlbedoLanguageServer, params: types.DefinitionParams) -> types.Location | None:
         document = open_document(ls, params.text_document.uri)
         if document is None:

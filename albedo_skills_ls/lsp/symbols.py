@@ -50,7 +50,7 @@ def _flat(
 
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    @isolated(list)
+    @isolated
     def document_symbol(
         ls: AlbedoLanguageServer, params: types.DocumentSymbolParams
     ) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
