@@ -15,6 +15,7 @@ import {
 import {
   configurationForServer,
   debounce,
+  type Debounced,
   describeLaunch,
   documentSelector,
   initializationOptions,
@@ -25,12 +26,14 @@ import {
   SECTION,
   SETTING_KEYS,
   stderrClassifier,
+  type Timers,
 } from './launch';
 
 const CLIENT_ID = 'albedoSkills';
 const CLIENT_NAME = 'Albedo Skills';
 const PYTHON_EXTENSION_ID = 'ms-python.python';
-const RESTART_DELAY_MS = 500;
+/** How long a burst of restart triggers (settings, interpreter, trust) must settle before the restart. */
+export const RESTART_DELAY_MS = 500;
 const STOP_TIMEOUT_MS = 2000;
 
 /** The part of the Python extension's API used here (`@vscode/python-extension` describes all of it). */
@@ -58,9 +61,14 @@ class Server implements vscode.Disposable {
   private readonly shownProblems = new Set<string>();
   private readonly watcher = vscode.workspace.createFileSystemWatcher('**/SKILL.md');
   private readonly disposables: vscode.Disposable[] = [this.watcher];
-  readonly scheduleRestart = debounce((reason: string) => void this.restart(reason), RESTART_DELAY_MS);
+  readonly scheduleRestart: Debounced<[reason: string]>;
 
-  constructor(private readonly channel: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly channel: vscode.LogOutputChannel,
+    timers?: Timers,
+  ) {
+    this.scheduleRestart = debounce((reason: string) => void this.restart(reason), RESTART_DELAY_MS, timers);
+  }
 
   /** Stop the running client (if any) and start a new one with the current settings and interpreter. */
   restart(reason: string): Promise<void> {
@@ -264,9 +272,13 @@ function describeReload(result: ReloadResult | null): string {
 
 let server: Server | undefined;
 
-export function activate(context: vscode.ExtensionContext): void {
+/**
+ * VS Code calls this with the context only. `timers` is a test seam: it drives the restart debounce, so tests
+ * can let time pass by hand; without it the real timers are used.
+ */
+export function activate(context: vscode.ExtensionContext, timers?: Timers): void {
   const channel = vscode.window.createOutputChannel(CLIENT_NAME, { log: true });
-  const current = new Server(channel);
+  const current = new Server(channel, timers);
   server = current;
   context.subscriptions.push(
     channel,

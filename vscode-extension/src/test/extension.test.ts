@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import Module = require('node:module');
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { type FakeTimers, fakeTimers } from './fakeTimers';
 
 type Listener = (event: unknown) => unknown;
 
@@ -166,7 +167,22 @@ async function until(condition: () => boolean, ms = 3000): Promise<void> {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Let every restart the extension has begun run to its end. The fakes answer with promises only, so a
+ * restart is a chain of microtasks, and they have all run when the event loop reaches `setImmediate`.
+ */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Activate with hand-driven timers: no restart debounce fires until the test advances them. */
+function activate(): FakeTimers {
+  const timers = fakeTimers();
+  extension.activate(context, timers);
+  return timers;
+}
+
+/** The reasons the extension (re)started the server for, in order. */
+const starts = () =>
+  state.logs.flatMap((entry) => /^Starting the server \((.*)\)\.$/.exec(entry.text)?.[1] ?? []);
 
 function changeConfiguration(...changed: string[]): void {
   const event = { affectsConfiguration: (section: string) => changed.some((key) => key === section || key.startsWith(`${section}.`)) };
@@ -185,7 +201,7 @@ describe('extension wiring (fake vscode)', () => {
   });
 
   it('creates the "Albedo Skills" log channel, registers the commands and starts one client', async () => {
-    extension.activate(context);
+    activate();
     await until(() => state.clients.length === 1);
     assert.deepEqual(state.channels, [{ name: 'Albedo Skills', options: { log: true } }]);
     assert.deepEqual([...state.commands.keys()].sort(), ['albedoSkills.reload', 'albedoSkills.restart', 'albedoSkills.showOutput']);
@@ -214,7 +230,7 @@ describe('extension wiring (fake vscode)', () => {
   });
 
   it("filters the extension's server.* settings out of what the server pulls, and tells it to pull on change", async () => {
-    extension.activate(context);
+    activate();
     await until(() => state.clients.length === 1);
     const workspace = state.clients[0].clientOptions.middleware.workspace;
     const params = { items: [{ section: 'albedoSkills' }] };
@@ -228,7 +244,7 @@ describe('extension wiring (fake vscode)', () => {
   });
 
   it('routes server stderr lines to the channel at their logging level', async () => {
-    extension.activate(context);
+    activate();
     await until(() => state.clients.length === 1);
     const { Readable } = await import('node:stream');
     const channel = state.clients[0].clientOptions.outputChannel;
@@ -241,7 +257,7 @@ describe('extension wiring (fake vscode)', () => {
   it('uses the settings: server.pythonPath, and initializationOptions from the albedoSkills values', async () => {
     state.settings = { 'server.pythonPath': '.venv/bin/python', enable: false, 'chat.languageIds': ['my-chat'] };
     state.python = { interpreter: '/never/used/python', listeners: [] };
-    extension.activate(context);
+    activate();
     await until(() => state.clients.length === 1);
     const [client] = state.clients;
     assert.equal(client.serverOptions.command, path.resolve('/work/project', '.venv/bin/python'));
@@ -253,9 +269,9 @@ describe('extension wiring (fake vscode)', () => {
     assert.deepEqual(state.python.listeners, []);
   });
 
-  it("uses the Python extension's interpreter, and restarts once when it changes", async () => {
+  it("uses the Python extension's interpreter, and restarts once, debounced, when it changes", async () => {
     state.python = { interpreter: '/venv/bin/python', listeners: [] };
-    extension.activate(context);
+    const timers = activate();
     await until(() => state.clients.length === 1);
     assert.equal(state.clients[0].serverOptions.command, '/venv/bin/python');
     assert.deepEqual(state.clients[0].serverOptions.args, ['-m', 'albedo_skills_ls']);
@@ -263,47 +279,72 @@ describe('extension wiring (fake vscode)', () => {
 
     state.python.interpreter = '/other/bin/python';
     state.python.listeners[0]({});
+    timers.advance(extension.RESTART_DELAY_MS - 100);
     state.python.listeners[0]({});
+    assert.equal(timers.scheduled, 1, 'two interpreter events in a burst wait for one restart');
+    timers.advance(extension.RESTART_DELAY_MS - 1);
+    await settle();
+    assert.equal(state.clients.length, 1, 'no restart before the delay has passed since the last event');
+
+    timers.advance(1);
     await until(() => state.clients.length === 2);
     assert.equal(state.clients[0].disposed, true);
     assert.equal(state.clients[1].serverOptions.command, '/other/bin/python');
-    await sleep(700);
+    timers.advance(10 * extension.RESTART_DELAY_MS);
+    await settle();
+    assert.equal(timers.scheduled, 0);
     assert.equal(state.clients.length, 2, 'two interpreter events in a burst restart once');
+    assert.deepEqual(starts(), ['activation', 'the Python interpreter changed']);
   });
 
   it('restarts once, debounced, for a burst of server.* or chat.* changes, and not for other settings', async () => {
-    extension.activate(context);
+    const timers = activate();
     await until(() => state.clients.length === 1);
 
     changeConfiguration('albedoSkills.enable', 'albedoSkills.logLevel');
-    await sleep(700);
+    assert.equal(timers.scheduled, 0, 'the server applies these itself');
+    timers.advance(10 * extension.RESTART_DELAY_MS);
+    await settle();
     assert.equal(state.clients.length, 1, 'the server applies these itself');
 
-    const started = Date.now();
     state.settings = { 'server.path': ['/opt/ls', '-v'] };
     changeConfiguration('albedoSkills.server.path');
+    timers.advance(200);
     changeConfiguration('albedoSkills.server.pythonPath');
+    timers.advance(200);
     changeConfiguration('albedoSkills.chat.filePatterns');
+    assert.equal(timers.scheduled, 1);
+    timers.advance(extension.RESTART_DELAY_MS - 1);
+    await settle();
+    assert.equal(state.clients.length, 1, 'the restart waits for the burst to settle');
+
+    timers.advance(1);
     await until(() => state.clients.length === 2);
-    assert.ok(Date.now() - started >= 450, 'the restart waits for the burst to settle');
     assert.equal(state.clients[0].disposed, true);
     assert.equal(state.clients[1].serverOptions.command, '/opt/ls');
     assert.deepEqual(state.clients[1].serverOptions.args, ['-v']);
-    await sleep(700);
-    assert.equal(state.clients.length, 2);
+    timers.advance(10 * extension.RESTART_DELAY_MS);
+    await settle();
+    assert.equal(timers.scheduled, 0);
+    assert.equal(state.clients.length, 2, 'a burst of changes restarts once');
+    assert.deepEqual(starts(), ['activation', 'settings changed']);
   });
 
   it('restarts when the workspace becomes trusted', async () => {
-    extension.activate(context);
+    const timers = activate();
     await until(() => state.clients.length === 1);
     for (const listener of state.trustListeners) {
       listener(undefined);
     }
+    await settle();
+    assert.equal(state.clients.length, 1, 'the restart is debounced');
+    timers.advance(extension.RESTART_DELAY_MS);
     await until(() => state.clients.length === 2);
+    assert.deepEqual(starts(), ['activation', 'workspace trusted']);
   });
 
   it('the restart command restarts at once', async () => {
-    extension.activate(context);
+    activate();
     await until(() => state.clients.length === 1);
     await state.commands.get('albedoSkills.restart')!();
     assert.equal(state.clients.length, 2);
@@ -312,7 +353,7 @@ describe('extension wiring (fake vscode)', () => {
   });
 
   it("the reload command runs the server's skills.reload and reports the counts", async () => {
-    extension.activate(context);
+    activate();
     await until(() => state.clients.length === 1);
     const result = await state.commands.get('albedoSkills.reload')!();
     assert.deepEqual(state.clients[0].requests, [
@@ -324,7 +365,7 @@ describe('extension wiring (fake vscode)', () => {
 
   it('explains a server that does not start, and the reload command then says it is not running', async () => {
     state.startError = new Error('spawn albedo-skills-ls ENOENT');
-    extension.activate(context);
+    activate();
     await until(() => state.messages.length > 0);
     assert.equal(state.messages[0].kind, 'error');
     assert.match(state.messages[0].text, /ENOENT.*pip install albedo-skills-ls/);
@@ -335,7 +376,7 @@ describe('extension wiring (fake vscode)', () => {
 
   it('shows a refused server.* setting once, and starts with the fallback', async () => {
     state.settings = { 'server.path': '/usr/bin/albedo-skills-ls', logLevel: 'loud' };
-    extension.activate(context);
+    activate();
     await until(() => state.clients.length === 1);
     assert.equal(state.clients[0].serverOptions.command, 'albedo-skills-ls');
     const warnings = state.messages.filter((message) => message.kind === 'warning');
@@ -348,7 +389,7 @@ describe('extension wiring (fake vscode)', () => {
   });
 
   it('deactivate stops the client', async () => {
-    extension.activate(context);
+    activate();
     await until(() => state.clients.length === 1);
     await extension.deactivate();
     assert.equal(state.clients[0].disposed, true);

@@ -17,9 +17,9 @@ import {
   SETTING_KEYS,
   stderrClassifier,
   substitute,
-  type Timers,
   withoutLaunchSettings,
 } from '../launch';
+import { fakeTimers } from './fakeTimers';
 
 const posix = (overrides: Partial<LaunchInput> = {}): LaunchInput => ({
   serverPath: [],
@@ -371,39 +371,6 @@ describe('stderrClassifier', () => {
     ]);
   });
 });
-
-/** Timers driven by hand: `advance(ms)` runs what falls due, in order. */
-function fakeTimers(): Timers & { advance(ms: number): void; readonly scheduled: number } {
-  let now = 0;
-  let nextId = 1;
-  const queue = new Map<number, { at: number; callback: () => void }>();
-  return {
-    setTimeout(callback, ms) {
-      const id = nextId++;
-      queue.set(id, { at: now + ms, callback });
-      return id;
-    },
-    clearTimeout(handle) {
-      queue.delete(handle as number);
-    },
-    advance(ms) {
-      const end = now + ms;
-      for (;;) {
-        const due = [...queue.entries()].filter(([, timer]) => timer.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-        if (due === undefined) {
-          break;
-        }
-        queue.delete(due[0]);
-        now = due[1].at;
-        due[1].callback();
-      }
-      now = end;
-    },
-    get scheduled() {
-      return queue.size;
-    },
-  };
-}
 
 describe('debounce', () => {
   it('collapses a burst of calls into one, after the last, with the last arguments', () => {
