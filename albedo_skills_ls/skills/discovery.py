@@ -181,12 +181,14 @@ class ParseCache:
                 del self._entries[path]
 
 
-def examine_candidate(folder: str, cache: ParseCache | None) -> ParsedSkill | Diagnostic:
+def examine_candidate(folder: str, cache: ParseCache | None, real_folder: str | None = None) -> ParsedSkill | Diagnostic:
     """`_examine_candidate`, plus the body's file references checked on disk now: referenced files change
-    without `SKILL.md` changing, so these findings are never cached (only the references themselves are)."""
+    without `SKILL.md` changing, so these findings are never cached (only the references themselves are).
+    `real_folder` is the folder with links resolved, when the caller already knows it."""
     result = _examine_candidate(folder, cache)
     if isinstance(result, ParsedSkill) and result.references:
-        result = replace(result, diagnostics=result.diagnostics + check_references(result.path, result.references))
+        problems = check_references(result.path, result.references, real_folder)
+        result = replace(result, diagnostics=result.diagnostics + problems)
     return result
 
 
@@ -222,6 +224,7 @@ class _Candidate:
     folder: str
     scope: Scope
     root: str
+    real_folder: str  # links resolved, computed once per root rather than once per skill and reload
 
 
 def _candidates(roots: list[tuple[str, Scope]], found: list[Diagnostic]) -> tuple[list[Root], list[_Candidate]]:
@@ -241,13 +244,13 @@ def _candidates(roots: list[tuple[str, Scope]], found: list[Diagnostic]) -> tupl
             found.append(_unreadable(root, exc))
             continue
         described.append(Root(root, scope, True))
-        real_root: str | None = None
+        real_root = os.path.realpath(root)
         for entry in entries:
             try:
                 if not entry.is_dir():  # files beside skills, dangling links and link loops are not skills
                     continue
+                target = os.path.join(real_root, entry.name)
                 if entry.is_symlink():
-                    real_root = real_root or os.path.realpath(root)
                     target = os.path.realpath(entry.path)
                     if not is_within(target, real_root) or target == real_root:
                         found.append(
@@ -263,7 +266,7 @@ def _candidates(roots: list[tuple[str, Scope]], found: list[Diagnostic]) -> tupl
             except OSError as exc:
                 found.append(_unreadable(entry.path, exc))
                 continue
-            candidates.append(_Candidate(entry.path, scope, root))
+            candidates.append(_Candidate(entry.path, scope, root, target))
     return described, candidates
 
 
@@ -301,7 +304,7 @@ def discover(
     winners: dict[str, tuple[ParsedSkill, _Candidate]] = {}
     examined: list[str] = []
     for candidate in candidates:
-        result = examine_candidate(candidate.folder, cache)
+        result = examine_candidate(candidate.folder, cache, candidate.real_folder)
         if isinstance(result, Diagnostic):
             found.append(result)
             continue

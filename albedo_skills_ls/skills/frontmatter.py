@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass, replace
-from typing import Union
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, NamedTuple, Union
 
 from .limits import MAX_FRONTMATTER_BYTES
 from .model import ERROR, Diagnostic, Position, Range
@@ -25,33 +25,34 @@ DELIMITER = "---"
 FAILSAFE_TAGS = frozenset({"tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "!"})
 
 
-@dataclass(frozen=True, slots=True)
-class Scalar:
+# The YAML nodes are NamedTuples: immutable like the rest of the engine's values, and cheap to build, which
+# matters because discovery makes one per YAML node (see benchmarks/). Tell node kinds apart with
+# isinstance or `__class__`, never with ==, since tuples of equal contents compare equal across classes.
+
+
+class Scalar(NamedTuple):
     value: str
     range: Range
 
 
-@dataclass(frozen=True, slots=True)
-class Sequence:
+class Sequence(NamedTuple):
     items: tuple["Node", ...]
     range: Range
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     key: "Node"
     value: "Node"
 
 
-@dataclass(frozen=True, slots=True)
-class Mapping:
+class Mapping(NamedTuple):
     entries: tuple[Entry, ...]
     range: Range
 
     def get(self, key: str) -> Entry | None:
         """The first entry with this key (duplicates are diagnosed separately)."""
         for entry in self.entries:
-            if isinstance(entry.key, Scalar) and entry.key.value == key:
+            if entry.key.__class__ is Scalar and entry.key.value == key:
                 return entry
         return None
 
@@ -79,13 +80,18 @@ class SkillText:
     text: str | None  # None when the bytes are not UTF-8
     frontmatter: Frontmatter | None
     diagnostics: tuple[Diagnostic, ...]
+    lines: list[str] = field(default_factory=list, compare=False)  # `lines_of(text)`, split once
+
+    @property
+    def body_lines(self) -> list[str]:
+        """The Markdown lines after the closing `---` (none when there is no frontmatter block)."""
+        if self.text is None or self.frontmatter is None:
+            return []
+        return self.lines[self.frontmatter.end_line + 1 :]
 
     @property
     def body(self) -> str:
-        """The Markdown after the closing `---` (empty when there is no frontmatter block)."""
-        if self.text is None or self.frontmatter is None:
-            return ""
-        return "".join(lines_of(self.text)[self.frontmatter.end_line + 1 :])
+        return "".join(self.body_lines)
 
 
 def decode(data: bytes, path: str) -> tuple[str | None, Diagnostic | None]:
@@ -129,8 +135,9 @@ def _strip_eol(line: str) -> str:
 def lines_of(text: str) -> list[str]:
     """Lines with their ends kept. Only `\n` (so also `\r\n`) ends a line, as in YAML and in LSP."""
     lines = text.splitlines(keepends=True)
-    # str.splitlines also splits on \r alone, \v, \f, \x1c.. and U+2028: fall back to a plain split.
-    if any(not line.endswith("\n") for line in lines[:-1]):
+    # str.splitlines also splits on \r alone, \v, \f, \x1c.. and U+2028: then it finds more lines than
+    # there are `\n`s, and a plain split is right.
+    if len(lines) != text.count("\n") + (not text.endswith("\n") and bool(text)):
         parts = text.split("\n")
         lines = [part + "\n" for part in parts[:-1]]
         if parts[-1]:
@@ -155,16 +162,15 @@ def split_and_parse(text: str, path: str) -> SkillText:
                     Range.of(0, 0, 0, len(first)),
                 ),
             ),
+            lines,
         )
     opening = Range.of(0, 0, 0, len(DELIMITER))
     end_line = None
-    size = 0
     for number in range(1, len(lines)):
         line = lines[number]
-        if _strip_eol(line).rstrip(" \t") == DELIMITER:
+        if line.startswith(DELIMITER) and _strip_eol(line).rstrip(" \t") == DELIMITER:
             end_line = number
             break
-        size += len(line.encode("utf-8", "surrogatepass"))
     if end_line is None:
         return SkillText(
             text,
@@ -178,7 +184,10 @@ def split_and_parse(text: str, path: str) -> SkillText:
                     opening,
                 ),
             ),
+            lines,
         )
+    yaml_text = "".join(lines[1:end_line])
+    size = len(yaml_text.encode("utf-8", "surrogatepass"))
     if size > MAX_FRONTMATTER_BYTES:
         return SkillText(
             text,
@@ -193,13 +202,15 @@ def split_and_parse(text: str, path: str) -> SkillText:
                     Range.of(0, 0, end_line, len(_strip_eol(lines[end_line]))),
                 ),
             ),
+            lines,
         )
-    yaml_text = "".join(lines[1:end_line])
-    odd_break = _odd_line_break(lines, 1, end_line, path)
+    odd_break = _odd_line_break(yaml_text, 1, path)
     if odd_break is not None:
-        return SkillText(text, Frontmatter(None, end_line, opening), (odd_break,))
+        return SkillText(text, Frontmatter(None, end_line, opening), (odd_break,), lines)
     root, problems = parse_yaml(yaml_text, path, line_offset=1)
-    return SkillText(text, Frontmatter(root, end_line, opening), tuple(_inside_lines(d, lines) for d in problems))
+    return SkillText(
+        text, Frontmatter(root, end_line, opening), tuple(_inside_lines(d, lines) for d in problems), lines
+    )
 
 
 def _inside_lines(diagnostic: Diagnostic, lines: list[str]) -> Diagnostic:
@@ -221,69 +232,86 @@ def _inside_lines(diagnostic: Diagnostic, lines: list[str]) -> Diagnostic:
 _ODD_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
 
 
-def _odd_line_break(lines: list[str], first: int, end: int, path: str) -> Diagnostic | None:
-    for number in range(first, end):
-        found = _ODD_BREAKS.search(lines[number])
-        if found:
-            return Diagnostic(
-                path,
-                "yaml-syntax",
-                ERROR,
-                f"character U+{ord(found.group()):04X} breaks the line inside the frontmatter: "
-                "use plain line ends (LF or CRLF)",
-                Range.of(number, found.start(), number, found.start() + 1),
-            )
-    return None
+def _odd_line_break(yaml_text: str, first_line: int, path: str) -> Diagnostic | None:
+    found = _ODD_BREAKS.search(yaml_text)
+    if found is None:
+        return None
+    line = first_line + yaml_text.count("\n", 0, found.start())
+    column = found.start() - (yaml_text.rfind("\n", 0, found.start()) + 1)
+    return Diagnostic(
+        path,
+        "yaml-syntax",
+        ERROR,
+        f"character U+{ord(found.group()):04X} breaks the line inside the frontmatter: "
+        "use plain line ends (LF or CRLF)",
+        Range.of(line, column, line, column + 1),
+    )
 
 
 # --- YAML events to a tree -------------------------------------------------------------------------------
 
-try:  # libyaml through ruamel.yaml.clibz: the same events, several times faster
-    from ruamel.yaml.cyaml import CParser as _CParser
-except ImportError:  # pragma: no cover - exercised only where the C extension is missing
-    _CParser = None
+class _Yaml:
+    """ruamel.yaml, imported on first use: the server answers `initialize` before it pays for the import."""
+
+    loaded = False
+
+    @classmethod
+    def load(cls) -> type[_Yaml]:
+        if not cls.loaded:
+            from ruamel.yaml import events
+
+            try:  # libyaml through ruamel.yaml.clibz: the same events, several times faster
+                from ruamel.yaml.cyaml import CParser
+            except ImportError:  # pragma: no cover - exercised only where the C extension is missing
+                CParser = None
+            cls.c_parser = CParser
+            cls.scalar, cls.alias = events.ScalarEvent, events.AliasEvent
+            cls.sequence_start, cls.sequence_end = events.SequenceStartEvent, events.SequenceEndEvent
+            cls.mapping_start, cls.mapping_end = events.MappingStartEvent, events.MappingEndEvent
+            cls.document_start = events.DocumentStartEvent
+            cls.skipped = (events.StreamStartEvent, events.StreamEndEvent, events.DocumentEndEvent)
+            cls.loaded = True
+        return cls
 
 
-def _events(yaml_text: str):
-    if _CParser is not None:
-        parser = _CParser(io.StringIO(yaml_text))
-        while True:
-            event = parser.get_event()
-            yield event
-            if type(event).__name__ == "StreamEndEvent":
-                return
-    from ruamel.yaml import YAML
+def _event_source(yaml: type[_Yaml], yaml_text: str) -> Callable[[], Any]:
+    """A function returning the next event; raises StopIteration after the stream's end."""
+    if yaml.c_parser is not None:
+        return yaml.c_parser(io.StringIO(yaml_text)).get_event
+    from ruamel.yaml import YAML  # pragma: no cover - exercised only where the C extension is missing
 
-    yield from YAML(typ="safe", pure=True).parse(yaml_text)
+    return iter(YAML(typ="safe", pure=True).parse(yaml_text)).__next__  # pragma: no cover
 
 
 class _Builder:
-    """Folds the event stream into nodes, collecting tag, alias and duplicate-key findings."""
+    """Folds the event stream into nodes, collecting tag, alias and duplicate-key findings.
 
-    def __init__(self, path: str, line_offset: int) -> None:
+    This is the hot loop of discovery (one call per YAML node), hence class identity checks and marks
+    read directly rather than helper calls.
+    """
+
+    def __init__(self, yaml: type[_Yaml], next_event: Callable[[], Any], path: str, line_offset: int) -> None:
+        self.yaml = yaml
+        self.next_event = next_event
         self.path = path
         self.line_offset = line_offset
         self.problems: list[Diagnostic] = []
 
-    def range(self, event) -> Range:
-        start, end = event.start_mark, event.end_mark
-        return Range(
-            Position(start.line + self.line_offset, start.column),
-            Position(end.line + self.line_offset, end.column),
-        )
+    def range(self, event: Any) -> Range:
+        start, end, offset = event.start_mark, event.end_mark, self.line_offset
+        return Range(Position(start.line + offset, start.column), Position(end.line + offset, end.column))
 
     def problem(self, code: str, message: str, where: Range) -> None:
         self.problems.append(Diagnostic(self.path, code, ERROR, message, where))
 
-    def check_node_event(self, event) -> None:
-        anchor = getattr(event, "anchor", None)
-        if anchor is not None:
+    def check_node_event(self, event: Any) -> None:
+        if event.anchor is not None:
             self.problem(
                 "yaml-alias",
-                f"anchor `&{anchor}`: anchors and aliases are not allowed in frontmatter; write the value out",
+                f"anchor `&{event.anchor}`: anchors and aliases are not allowed in frontmatter; write the value out",
                 self.range(event),
             )
-        tag = getattr(event, "tag", None)
+        tag = event.tag
         if tag is not None and tag not in FAILSAFE_TAGS:
             shown = tag.replace("tag:yaml.org,2002:", "!!")
             self.problem(
@@ -293,9 +321,18 @@ class _Builder:
                 self.range(event),
             )
 
-    def node(self, event, events) -> Node:
-        kind = type(event).__name__
-        if kind == "AliasEvent":
+    def plain_scalar(self, event: Any) -> Scalar | None:
+        """The common case inlined: an untagged, unanchored scalar (None for anything else)."""
+        if event.__class__ is not self.yaml.scalar or event.anchor is not None or event.tag is not None:
+            return None
+        start, end, offset = event.start_mark, event.end_mark, self.line_offset
+        return Scalar(
+            event.value, Range(Position(start.line + offset, start.column), Position(end.line + offset, end.column))
+        )
+
+    def node(self, event: Any) -> Node:
+        yaml, kind = self.yaml, event.__class__
+        if kind is yaml.alias:
             self.problem(
                 "yaml-alias",
                 f"alias `*{event.anchor}`: anchors and aliases are not allowed in frontmatter; "
@@ -303,39 +340,38 @@ class _Builder:
                 self.range(event),
             )
             return Scalar("", self.range(event))
-        self.check_node_event(event)
-        if kind == "ScalarEvent":
+        if event.anchor is not None or event.tag is not None:
+            self.check_node_event(event)
+        if kind is yaml.scalar:
             return Scalar(event.value, self.range(event))
-        if kind == "SequenceStartEvent":
+        next_event, node, plain = self.next_event, self.node, self.plain_scalar
+        if kind is yaml.sequence_start:
             items = []
-            for child in events:
-                if type(child).__name__ == "SequenceEndEvent":
-                    return Sequence(tuple(items), Range(self.range(event).start, self.range(child).end))
-                items.append(self.node(child, events))
-        if kind == "MappingStartEvent":
+            while (child := next_event()).__class__ is not yaml.sequence_end:
+                items.append(plain(child) or node(child))
+            return Sequence(tuple(items), Range(self.range(event).start, self.range(child).end))
+        if kind is yaml.mapping_start:
             entries = []
             seen: set[str] = set()
-            for child in events:
-                if type(child).__name__ == "MappingEndEvent":
-                    return Mapping(tuple(entries), Range(self.range(event).start, self.range(child).end))
-                key = self.node(child, events)
-                value = self.node(next(events), events)
-                if isinstance(key, Scalar):
+            while (child := next_event()).__class__ is not yaml.mapping_end:
+                key = plain(child) or node(child)
+                value_event = next_event()
+                value = plain(value_event) or node(value_event)
+                if key.__class__ is Scalar:
                     if key.value in seen:
                         self.problem(
-                            "yaml-duplicate-key",
-                            f"duplicate key `{key.value}`: keep one of them",
-                            key.range,
+                            "yaml-duplicate-key", f"duplicate key `{key.value}`: keep one of them", key.range
                         )
                     seen.add(key.value)
                 entries.append(Entry(key, value))
-        raise ValueError(f"unexpected YAML event {kind}")  # pragma: no cover - parser guarantees nesting
+            return Mapping(tuple(entries), Range(self.range(event).start, self.range(child).end))
+        raise ValueError(f"unexpected YAML event {kind.__name__}")  # pragma: no cover - parser guarantees nesting
 
 
 def _reader_position(yaml_text: str, position: int) -> tuple[int, int]:
     """Line and code-point column of a reader error. libyaml (the C parser) reports a UTF-8 byte offset,
     the pure-Python reader a character index."""
-    if _CParser is not None:
+    if _Yaml.load().c_parser is not None:
         before = yaml_text.encode("utf-8", "surrogatepass")[:position].decode("utf-8", "ignore")
     else:  # pragma: no cover - exercised only where the C extension is missing
         before = yaml_text[:position]
@@ -349,13 +385,18 @@ def parse_yaml(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | 
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 
-    builder = _Builder(path, line_offset)
-    events = _events(yaml_text)
+    yaml = _Yaml.load()
+    next_event = _event_source(yaml, yaml_text)
+    builder = _Builder(yaml, next_event, path, line_offset)
     root: Node | None = None
     try:
-        for event in events:
-            kind = type(event).__name__
-            if kind == "DocumentStartEvent":
+        while True:
+            try:
+                event = next_event()
+            except StopIteration:
+                break
+            kind = event.__class__
+            if kind is yaml.document_start:
                 if root is not None:
                     builder.problem(
                         "yaml-syntax",
@@ -363,10 +404,11 @@ def parse_yaml(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | 
                         builder.range(event),
                     )
                     return None, builder.problems
-                first = next(events)
-                root = builder.node(first, events)
-            elif kind not in ("StreamStartEvent", "StreamEndEvent", "DocumentEndEvent"):
-                raise ValueError(f"unexpected YAML event {kind}")  # pragma: no cover
+                root = builder.node(next_event())
+            elif kind not in yaml.skipped:
+                raise ValueError(f"unexpected YAML event {kind.__name__}")  # pragma: no cover
+            elif kind is yaml.skipped[1]:  # the stream's end
+                break
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = (mark.line if mark else 0) + line_offset

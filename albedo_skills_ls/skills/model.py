@@ -8,7 +8,7 @@ The language server converts them to UTF-16 (or UTF-8/UTF-32) at its edge; the c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 Severity = Literal["error", "warning", "information"]
 Scope = Literal["workspace", "user"]
@@ -20,8 +20,9 @@ INFORMATION: Severity = "information"
 SEVERITY_RANK = {ERROR: 0, WARNING: 1, INFORMATION: 2}
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Position:
+class Position(NamedTuple):
+    # NamedTuples, not frozen dataclasses: immutable and ordered all the same, and about three times cheaper
+    # to build, which matters because the YAML reader makes one Range per node (see benchmarks/).
     line: int
     character: int
 
@@ -29,8 +30,7 @@ class Position:
         return {"line": self.line, "character": self.character}
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Range:
+class Range(NamedTuple):
     start: Position
     end: Position
 

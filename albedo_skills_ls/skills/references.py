@@ -111,19 +111,23 @@ def _code_target(content: str) -> str | None:
     return posixpath.normpath(text)
 
 
-def find_references(text: str, first_line: int | None = None) -> list[Reference]:
+def find_references(text: str, first_line: int | None = None, lines: list[str] | None = None) -> list[Reference]:
     """Every reference in the body of a `SKILL.md` text, in document order.
 
     `first_line` is where the body starts; by default it is found from the frontmatter delimiters.
+    `lines` may pass `lines_of(text)` when the caller already split it.
     """
-    lines = lines_of(text)
+    lines = lines_of(text) if lines is None else lines
     start = body_start_line(lines) if first_line is None else first_line
     if start is None:
         return []
     found: list[Reference] = []
     fence: str | None = None
     for number in range(start, len(lines)):
-        line = lines[number].rstrip("\r\n")
+        line = lines[number]
+        if "`" not in line and "~" not in line and "[" not in line:
+            continue  # no fence, no code span, no link: most lines, skipped without a regex
+        line = line.rstrip("\r\n")
         opener = _FENCE.match(line)
         if fence is not None:
             if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence) and (
@@ -219,11 +223,14 @@ def resolve(folder: str, target: str) -> tuple[Status, str | None]:
     return "ok", current
 
 
-def check_references(path: str, references: tuple[Reference, ...] | list[Reference]) -> tuple[Diagnostic, ...]:
-    """`reference-missing` and `reference-outside` for the references of the `SKILL.md` at `path`."""
+def check_references(
+    path: str, references: tuple[Reference, ...] | list[Reference], folder: str | None = None
+) -> tuple[Diagnostic, ...]:
+    """`reference-missing` and `reference-outside` for the references of the `SKILL.md` at `path`.
+    `folder` is the skill folder with links resolved, when the caller already knows it."""
     if not references:
         return ()
-    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    folder = folder or os.path.realpath(os.path.dirname(os.path.abspath(path)))
     found: list[Diagnostic] = []
     seen: dict[str, tuple[Status, str | None]] = {}
     for reference in references:

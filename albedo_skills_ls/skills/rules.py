@@ -240,11 +240,11 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
 
 
 def _check_body(checker: _Checker, skill_text: SkillText, end_line: int) -> None:
-    body = skill_text.body
-    if not body:
+    body_lines = skill_text.body_lines
+    if not body_lines:
         return
-    line_count = body.count("\n") + (0 if body.endswith("\n") else 1)
-    tokens = len(body) / limits.CHARS_PER_TOKEN  # the estimate; over 5,000 means over 20,000 characters
+    line_count = len(body_lines)
+    tokens = sum(map(len, body_lines)) / limits.CHARS_PER_TOKEN  # the estimate; over 5,000 means over 20,000 characters
     if line_count > limits.MAX_BODY_LINES:
         first_over = end_line + 1 + limits.MAX_BODY_LINES
         checker.add(
@@ -271,4 +271,4 @@ def check_document(data: bytes | str, path: str, folder_name: str | None) -> Par
     if skill_text.text is None:
         return parsed
     body_line = skill_text.frontmatter.end_line + 1 if skill_text.frontmatter else None
-    return replace(parsed, references=tuple(find_references(skill_text.text, body_line)))
+    return replace(parsed, references=tuple(find_references(skill_text.text, body_line, skill_text.lines)))
