@@ -1,7 +1,7 @@
 """Benchmarks against the issue's limits and against the other tools, as one Markdown table.
 
-    /work/venv/bin/python benchmarks/run.py            # full: medians and p95 over many runs (~3-4 min)
-    /work/venv/bin/python benchmarks/run.py --quick    # smoke check: few runs (~40 s)
+    .venv/bin/python benchmarks/run.py            # full: medians and p95 over many runs (~3-4 min)
+    .venv/bin/python benchmarks/run.py --quick    # smoke check: few runs (~40 s)
 
 Run it with the project's interpreter (the one that has albedo_skills_ls, pygls and lsprotocol). The
 other tools (`skills-ref`, `agnix`) are installed on first use into their own virtualenv,
