@@ -16,6 +16,7 @@ from typing import Literal
 from . import limits
 from .discovery import SKILL_FILE
 from .frontmatter import DELIMITER, Mapping, Scalar, Sequence, lines_of, read_text
+from .markdown import prose_lines
 from .model import FILE_START, Diagnostic, Position, Range
 from .rules import (
     HOST_SPECIFIC_FIELDS,
@@ -390,7 +391,6 @@ class OutlineItem:
 
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def _short(value: str, width: int = 60) -> str:
@@ -443,19 +443,7 @@ def outline(text: str, path: str = SKILL_FILE) -> list[OutlineItem]:
 
 def _headings(lines: list[str], start: int) -> list[OutlineItem]:
     found: list[tuple[int, int, str, int]] = []  # (line, level, title, title column)
-    fence: str | None = None
-    for number in range(start, len(lines)):
-        line = lines[number].rstrip("\r\n")
-        opener = _FENCE.match(line)
-        if fence is not None:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence) and (
-                not line[opener.end() :].strip()
-            ):
-                fence = None
-            continue
-        if opener:
-            fence = opener.group(1)
-            continue
+    for number, line in prose_lines(lines, start):
         match = _ATX.match(line)
         if match:
             found.append((number, len(match.group(1)), (match.group(2) or "").strip(), len(line)))

@@ -33,6 +33,7 @@ from typing import Literal
 from urllib.parse import unquote
 
 from .frontmatter import DELIMITER, lines_of
+from .markdown import prose_lines
 from .model import WARNING, Diagnostic, Range
 
 ReferenceKind = Literal["link", "code"]
@@ -42,7 +43,6 @@ Status = Literal["ok", "missing", "outside"]
 STANDARD_FOLDERS = ("references", "scripts", "assets")
 _MAX_LINK_HOPS = 40  # symbolic links followed while resolving one reference (as the kernel's ELOOP bound)
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _INLINE_LINK = re.compile(
     r"!?\[(?:[^\[\]\\]|\\.)*\]"  # [text] (no nested brackets)
@@ -122,22 +122,7 @@ def find_references(text: str, first_line: int | None = None, lines: list[str] |
     if start is None:
         return []
     found: list[Reference] = []
-    fence: str | None = None
-    for number in range(start, len(lines)):
-        line = lines[number]
-        if "`" not in line and "~" not in line and "[" not in line:
-            continue  # no fence, no code span, no link: most lines, skipped without a regex
-        line = line.rstrip("\r\n")
-        opener = _FENCE.match(line)
-        if fence is not None:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence) and (
-                not line[opener.end() :].strip()
-            ):
-                fence = None
-            continue
-        if opener:
-            fence = opener.group(1)
-            continue
+    for number, line in prose_lines(lines, start, needles="`["):
         found.extend(_line_references(line, number))
     return found
 

@@ -18,9 +18,9 @@ from typing import Any, Literal
 
 from .activation import command_catalog
 from .frontmatter import lines_of
+from .markdown import fenced_lines
 from .model import INFORMATION, Catalog, Diagnostic, Range
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # A command token at a message start: `/` and what follows up to white space; a second `/` makes it a path.
 _TOKEN = re.compile(r"^([ \t]*)(/[^\s/]*)(?=\s|$)")
 _TYPING_COMMAND = re.compile(r"^[ \t]*(/[^\s/]*)$")
@@ -49,27 +49,8 @@ class Typing:
     replace: Range
 
 
-def _fenced_lines(lines: list[str]) -> set[int]:
-    """Line numbers inside fenced code blocks (fence lines included)."""
-    inside: set[int] = set()
-    fence: str | None = None
-    for number, raw in enumerate(lines):
-        line = raw.rstrip("\r\n")
-        opener = _FENCE.match(line)
-        if fence is not None:
-            inside.add(number)
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence) and (
-                not line[opener.end() :].strip()
-            ):
-                fence = None
-        elif opener:
-            fence = opener.group(1)
-            inside.add(number)
-    return inside
-
-
 def _in_fence(lines: list[str], line: int) -> bool:
-    return line in _fenced_lines(lines[: line + 1])
+    return line in fenced_lines(lines[: line + 1])
 
 
 def typing_at(text: str, line: int, character: int) -> Typing | None:
@@ -93,7 +74,7 @@ def typing_at(text: str, line: int, character: int) -> Typing | None:
 def command_uses(text: str) -> list[CommandUse]:
     """Every `/command` at the start of a message (outside fenced code), in document order."""
     lines = lines_of(text)
-    fenced = _fenced_lines(lines)
+    fenced = fenced_lines(lines)
     found: list[CommandUse] = []
     for number, raw in enumerate(lines):
         if number in fenced:
