@@ -159,6 +159,29 @@ def tools_bin(name: str) -> str:
     return os.path.join(TOOLS_VENV, "bin", name)
 
 
+OURS_VENV = os.path.join(WORK, "venv-ours")
+
+
+def ensure_installed_ours() -> str | None:
+    """A regular (non-editable) install of this checkout in benchmarks/.work/venv-ours, as `pip install .`
+    or pipx gives users: an editable install adds an import hook (and pathlib) to every start. Reinstalled
+    on every run so it measures the code as it is now. None when ready, else why not."""
+    python = os.path.join(OURS_VENV, "bin", "python")
+    try:
+        if not os.path.exists(python):
+            log(f"installing this checkout into {OURS_VENV}")
+            subprocess.run([PYTHON, "-m", "venv", OURS_VENV], check=True, capture_output=True)
+            subprocess.run([python, "-m", "pip", "install", "-q", REPO], check=True, capture_output=True, text=True)
+        else:
+            subprocess.run(
+                [python, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", REPO],
+                check=True, capture_output=True, text=True,
+            )
+    except (OSError, subprocess.CalledProcessError) as exc:
+        return f"could not install this checkout: {getattr(exc, 'stderr', '') or exc}"
+    return None
+
+
 def ensure_tools() -> str | None:
     """Create benchmarks/.work/venv-tools with skills-ref and agnix; None when ready, else why not."""
     if os.path.exists(tools_bin("agentskills")) and os.path.exists(tools_bin("agnix")):
@@ -791,6 +814,13 @@ def main(argv: list[str] | None = None) -> int:
         "ours": (ours_argv, env),
         "ours-nopyc": (ours_argv, child_env(bytecode=False)),
     }
+    installed_problem = ensure_installed_ours()
+    if installed_problem is None:
+        installed_argv = [os.path.join(OURS_VENV, "bin", "albedo-skills"), *ours_argv[1:]]
+        measured["installed"] = (installed_argv, env)
+        commands.append(f"ours, installed: `{shlex.join(installed_argv)}`")
+    else:
+        log(installed_problem)
     tools_problem = None if not args.no_tools else "skipped (--no-tools)"
     if tools_problem is None:
         tools_problem = ensure_tools()
@@ -806,13 +836,19 @@ def main(argv: list[str] | None = None) -> int:
             f"skills-ref CLI: `for d in DIR1 … DIR128; do {tools_bin('agentskills')} validate \"$d\"; done`",
         ]
     timings = measure_processes(measured, proc_runs, proc_warmup, rounds)
-    ours = Row(group, "`albedo-skills check WS --home HOME` (128 skills)", timings["ours"])
+    editable = Row(group, "`albedo-skills check WS --home HOME` (128 skills), editable install", timings["ours"])
+    ours = editable
     rows += [
         Row(group, "`python -c pass` (same interpreter; context)", timings["pass"]),
-        ours,
+        editable,
         Row(group, "`albedo-skills check`, no bytecode cache (PYTHONDONTWRITEBYTECODE=1; context)", timings["ours-nopyc"],
             note="editable install: the project's modules compile at every start"),
     ]
+    if "installed" in timings:
+        # the ratios compare what users run: a regular install, with no editable import hook
+        ours = Row(group, "`albedo-skills check WS --home HOME` (128 skills), regular install (`pip install .`)",
+                   timings["installed"])
+        rows.append(ours)
     if tools_problem is None:
         agnix = Row(group, "`agnix WS HOME` (128 skills)", timings["agnix"])
         api = Row(group, "skills-ref API: `python -c` import + `validate()` × 128", timings["api"])

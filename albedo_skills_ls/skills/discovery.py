@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from . import limits
 from .model import ERROR, FILE_START, INFORMATION, WARNING, Catalog, Diagnostic, Related, Root, Scope, Skill
@@ -188,7 +187,7 @@ def examine_candidate(folder: str, cache: ParseCache | None, real_folder: str | 
     result = _examine_candidate(folder, cache)
     if isinstance(result, ParsedSkill) and result.references:
         problems = check_references(result.path, result.references, real_folder)
-        result = replace(result, diagnostics=result.diagnostics + problems)
+        result = result._replace(diagnostics=result.diagnostics + problems)
     return result
 
 
@@ -219,8 +218,7 @@ def _inside(path: str, folder: str) -> bool:
     return is_within(os.path.realpath(path), os.path.realpath(folder))
 
 
-@dataclass(frozen=True, slots=True)
-class _Candidate:
+class _Candidate(NamedTuple):
     folder: str
     scope: Scope
     root: str

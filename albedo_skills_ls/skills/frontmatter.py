@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass, field, replace
 from typing import Any, Callable, NamedTuple, Union
 
 from .limits import MAX_FRONTMATTER_BYTES
@@ -60,8 +59,7 @@ class Mapping(NamedTuple):
 Node = Union[Scalar, Sequence, Mapping]
 
 
-@dataclass(frozen=True, slots=True)
-class Frontmatter:
+class Frontmatter(NamedTuple):
     """Where the frontmatter sits in the document and what it holds.
 
     `root` is None when the block could not be parsed (its diagnostics say why); an empty block gives an
@@ -73,14 +71,13 @@ class Frontmatter:
     delimiter_range: Range  # the opening `---`
 
 
-@dataclass(frozen=True, slots=True)
-class SkillText:
+class SkillText(NamedTuple):
     """The result of reading one document: its text, its frontmatter (if any) and the reader's findings."""
 
     text: str | None  # None when the bytes are not UTF-8
     frontmatter: Frontmatter | None
     diagnostics: tuple[Diagnostic, ...]
-    lines: list[str] = field(default_factory=list, compare=False)  # `lines_of(text)`, split once
+    lines: list[str] | tuple[()] = ()  # `lines_of(text)`, split once
 
     @property
     def body_lines(self) -> list[str]:
@@ -224,7 +221,7 @@ def _inside_lines(diagnostic: Diagnostic, lines: list[str]) -> Diagnostic:
     start, end = clamp(diagnostic.range.start), clamp(diagnostic.range.end)
     if (start, end) == (diagnostic.range.start, diagnostic.range.end):
         return diagnostic
-    return replace(diagnostic, range=Range(start, end))
+    return diagnostic._replace(range=Range(start, end))
 
 
 # YAML also ends lines at a lone CR, NEL, LS and PS; this project (and LSP, for the last three) does not.

@@ -20,12 +20,17 @@ def prose_lines(lines: list[str], start: int = 0, needles: str | None = None) ->
     nor a fence character are skipped without a regex (they can neither open nor close a fence), which is
     what keeps the reference scan cheap on long bodies.
     """
-    wanted = None if needles is None else needles + _FENCE_CHARACTERS
+    # a few `in` tests per line are several times cheaper than a regex or a set (most lines hold none)
+    wanted = None if needles is None else tuple(dict.fromkeys(needles + _FENCE_CHARACTERS))
     fence: str | None = None
     for number in range(start, len(lines)):
         raw = lines[number]
-        if wanted is not None and not any(character in raw for character in wanted):
-            continue
+        if wanted is not None:
+            for character in wanted:
+                if character in raw:
+                    break
+            else:
+                continue
         line = raw.rstrip("\r\n")
         opener = _FENCE.match(line)
         if fence is not None:

@@ -28,8 +28,7 @@ import os
 import posixpath
 import re
 import stat
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 from urllib.parse import unquote
 
 from .frontmatter import DELIMITER, lines_of
@@ -55,8 +54,7 @@ _CODE_PATH = re.compile(r"^(?:\./)?[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*(?:/[A-Za-z0-
 _EXTENSION = re.compile(r"[^/.]\.[A-Za-z0-9]{1,10}$")
 
 
-@dataclass(frozen=True, slots=True)
-class Reference:
+class Reference(NamedTuple):
     """One reference: `target` is a normalised relative POSIX path (or the absolute / climbing path of a
     link that leaves the folder), `written` the text as it appears, `range` where it appears."""
 
@@ -267,8 +265,7 @@ def missing_references(path: str, text: str) -> tuple[Diagnostic, ...]:
     return check_references(path, find_references(text))
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(NamedTuple):
     """A reference that resolves to something inside the skill folder: `target` is the path to open."""
 
     reference: Reference

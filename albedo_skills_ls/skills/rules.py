@@ -6,9 +6,8 @@ every finding with its exact range. Rules about several skills (collisions) live
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from . import limits
 from .frontmatter import Mapping, Node, Scalar, SkillText, read_text
@@ -35,8 +34,7 @@ NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 NAME_CHARACTER = re.compile(r"[a-z0-9-]")
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedSkill:
+class ParsedSkill(NamedTuple):
     """One document's identity and findings. `valid` means no finding is an error."""
 
     path: str
@@ -77,6 +75,8 @@ def suggest_name(name: str) -> str:
 
 def close_field(key: str) -> str | None:
     """The known field a misspelled key most likely meant."""
+    import difflib  # only needed for unknown keys, so kept off the command line's start-up
+
     matches = difflib.get_close_matches(key.lower(), KNOWN_FIELDS, n=1, cutoff=0.75)
     return matches[0] if matches else None
 
@@ -271,4 +271,4 @@ def check_document(data: bytes | str, path: str, folder_name: str | None) -> Par
     if skill_text.text is None:
         return parsed
     body_line = skill_text.frontmatter.end_line + 1 if skill_text.frontmatter else None
-    return replace(parsed, references=tuple(find_references(skill_text.text, body_line, skill_text.lines)))
+    return parsed._replace(references=tuple(find_references(skill_text.text, body_line, skill_text.lines)))
