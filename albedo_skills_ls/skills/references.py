@@ -127,17 +127,11 @@ def find_references(text: str, first_line: int | None = None, lines: list[str] |
 
 def _line_references(line: str, number: int) -> list[Reference]:
     found: list[Reference] = []
-    masked = list(line)
-    for span in _CODE_SPAN.finditer(line):
-        masked[span.start() : span.end()] = " " * (span.end() - span.start())
-        content = span.group(2)
-        target = _code_target(content)
-        if target is not None:
-            offset = len(content) - len(content.lstrip())
-            written = content.strip()
-            begin = span.start(2) + offset
-            found.append(Reference(target, written, "code", Range.of(number, begin, number, begin + len(written))))
-    plain = "".join(masked)  # links inside code spans are not links
+    plain = line
+    if "`" in line:
+        plain = _code_references(line, number, found)  # links inside code spans are not links
+    if "[" not in plain:
+        return found
     matches = list(_INLINE_LINK.finditer(plain))
     definition = _DEFINITION.match(plain)
     if definition:
@@ -157,6 +151,21 @@ def _line_references(line: str, number: int) -> list[Reference]:
         found.append(Reference(target, written, "link", Range.of(number, begin, number, end)))
     found.sort(key=lambda reference: reference.range)
     return found
+
+
+def _code_references(line: str, number: int, found: list[Reference]) -> str:
+    """Add the paths named by the line's code spans to `found`; return the line with the spans blanked."""
+    masked = list(line)
+    for span in _CODE_SPAN.finditer(line):
+        masked[span.start() : span.end()] = " " * (span.end() - span.start())
+        content = span.group(2)
+        target = _code_target(content)
+        if target is not None:
+            offset = len(content) - len(content.lstrip())
+            written = content.strip()
+            begin = span.start(2) + offset
+            found.append(Reference(target, written, "code", Range.of(number, begin, number, begin + len(written))))
+    return "".join(masked)
 
 
 def resolve(folder: str, target: str) -> tuple[Status, str | None]:
