@@ -891,8 +891,8 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"- other tools: {tool_versions} (`{tool_output([tools_bin('agnix'), '--version'])}`, "
                      f"`agentskills --version`: {tool_output([tools_bin('agentskills'), '--version'])}), in {os.path.relpath(TOOLS_VENV, REPO)}")
     lines += [
-        f"- timing: engine rows `time.perf_counter` loops after warm-ups; server rows a raw JSON-RPC client "
-        f"(receive time of the message); process rows "
+        "- timing: engine rows `time.perf_counter` loops after warm-ups; server rows a raw JSON-RPC client "
+        "(receive time of the message); process rows "
         + (f"`{tool_output([hyperfine, '--version'])} -N`" if hyperfine else "a `subprocess.run` perf_counter loop")
         + " in interleaved rounds; every measured Python process runs with a warm bytecode cache "
         f"(PYTHONPYCACHEPREFIX={os.path.relpath(PYCACHE, REPO)}, PYTHONDONTWRITEBYTECODE unset) unless a row says not",

@@ -8,14 +8,12 @@ What a `/command` is, and what it names, is decided by the engine (`skills.slash
 
 from __future__ import annotations
 
-import os
 
 from lsprotocol import types
 
 from ..skills import authoring, slash
 from ..skills.activation import command_catalog
-from ..skills.discovery import read_skill_bytes
-from ..skills.frontmatter import decode
+from ..skills.discovery import read_skill_text
 from ..skills.model import FILE_START, Catalog, Diagnostic
 from .convert import LineSource, path_to_uri, to_lsp_range
 from .documents import OpenDocument, markup, open_document
@@ -108,11 +106,6 @@ def definition(
         return None
     path = entry["path"]
     opened = ls.open_text(path)
-    text = opened[0] if opened else _read(path)
+    text = opened[0] if opened else read_skill_text(path)
     where = authoring.name_range(text, path) if text is not None else FILE_START
     return types.Location(uri=path_to_uri(path), range=to_lsp_range(where, LineSource(path, text), ls.encoding))
-
-
-def _read(path: str) -> str | None:
-    data, _info, _problem = read_skill_bytes(path, os.path.dirname(path))
-    return decode(data, path)[0] if data is not None else None

@@ -15,8 +15,8 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..skills import model
-from ..skills.discovery import read_skill_bytes
-from ..skills.frontmatter import decode, lines_of
+from ..skills.discovery import read_skill_text
+from ..skills.frontmatter import lines_of
 
 SEVERITY = {
     model.ERROR: types.DiagnosticSeverity.Error,
@@ -77,8 +77,7 @@ class LineSource:
     @property
     def lines(self) -> Sequence[str]:
         if self._lines is None:
-            data, _info, _problem = read_skill_bytes(self.path, os.path.dirname(self.path))
-            text = decode(data, self.path)[0] if data is not None else None
+            text = read_skill_text(self.path)
             self._lines = lines_of(text) if text else []
         return self._lines
 

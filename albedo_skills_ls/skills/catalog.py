@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .discovery import DEFAULT_BUILTINS, SKILL_FILE, ParseCache, collision, discover
+from .discovery import DEFAULT_BUILTINS, SKILL_FILE, ParseCache, collision, discover, read_skill_text
 from .model import FILE_START, INFORMATION, Catalog, Diagnostic, Scope
 from .references import check_references
 from .rules import ParsedSkill, check_document
@@ -59,7 +59,7 @@ def check_buffer(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ..
                 where.root_index,
                 where.folder_name,
             ):
-                winner = check_document(_read_quietly(holder.path) or "", holder.path, holder_place.folder_name)
+                winner = check_document(read_skill_text(holder.path) or "", holder.path, holder_place.folder_name)
                 if winner.name != holder.name:  # gone or changed on disk since the snapshot: the snapshot wins
                     winner = ParsedSkill(holder.path, holder.name, holder.description, None, ())
                 found.append(collision(parsed, where.scope, winner, holder.scope))
@@ -74,13 +74,6 @@ def check_buffer(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ..
                 )
             )
     return tuple(sorted(found, key=lambda d: d.sort_key))
-
-
-def _read_quietly(path: str) -> bytes | None:
-    from .discovery import read_skill_bytes
-
-    data, _info, _problem = read_skill_bytes(path, os.path.dirname(path))
-    return data
 
 
 class SkillsSession:

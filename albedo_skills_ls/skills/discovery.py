@@ -118,6 +118,15 @@ def read_skill_bytes(path: str, folder: str) -> tuple[bytes | None, os.stat_resu
     return data, opened, None
 
 
+def read_skill_text(path: str) -> str | None:
+    """A `SKILL.md`'s text (BOM skipped), read as safely as discovery reads it; None when it cannot be read
+    or is not UTF-8. For features that need a file's text quietly (positions, a winner's range)."""
+    from .frontmatter import decode
+
+    data, _info, _problem = read_skill_bytes(path, os.path.dirname(path))
+    return decode(data, path)[0] if data is not None else None
+
+
 def _unreadable(path: str, exc: OSError) -> Diagnostic:
     return Diagnostic(
         path, "unreadable", ERROR, f"cannot read {path}: {_os_reason(exc)}; check its permissions"

@@ -18,7 +18,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills import activation, discovery
 from albedo_skills_ls.skills.activation import (
     ACTIVATION_CLOSE,
     ACTIVATION_OPEN,
@@ -625,7 +624,7 @@ def test_concurrent_reloads_never_show_a_mixed_snapshot(layout: Layout) -> None:
     a_path = write_skill(layout.root(0), "alpha", {"name": "alpha", "description": "State A."}, "A\n")
     b_folder = layout.root(0) / "beta"
     bad = write_skill(layout.root(1), "gamma", "name: wrong\ndescription: x\n")
-    user = write_skill(layout.root(2), "omega", {"name": "omega", "description": "User."})
+    write_skill(layout.root(2), "omega", {"name": "omega", "description": "User."})  # a user-root skill in both states
 
     def state_a() -> None:
         a_path.write_text(skill_text({"name": "alpha", "description": "State A."}, "A\n"))
