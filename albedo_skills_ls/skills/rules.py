@@ -87,9 +87,12 @@ def description_length(value: str) -> int:
 
 
 class _Checker:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, reader_findings: tuple[Diagnostic, ...] = ()) -> None:
         self.path = path
-        self.found: list[Diagnostic] = []
+        self.found: list[Diagnostic] = list(reader_findings)
+        # values the reader already rejected (an alias, an anchored value): checking their content again
+        # would add a second, misleading error (an alias reads as an empty string)
+        self.rejected = {d.range for d in reader_findings if d.code == "yaml-alias"}
 
     def add(self, code: str, severity: Severity, message: str, where: Range) -> None:
         self.found.append(Diagnostic(self.path, code, severity, message, where))
@@ -101,6 +104,8 @@ class _Checker:
         if not isinstance(entry.value, Scalar):
             kind = "a list" if not isinstance(entry.value, Mapping) else "a map"
             self.add("field-type", ERROR, f"`{key}` must be a string, not {kind}", entry.value.range)
+            return None, entry.value.range
+        if entry.value.range in self.rejected:
             return None, entry.value.range
         return entry.value.value, entry.value.range
 
@@ -150,8 +155,7 @@ class _Checker:
 
 def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None) -> ParsedSkill:
     """Apply every single-document rule. `folder_name` None skips the name/folder check."""
-    checker = _Checker(path)
-    checker.found.extend(skill_text.diagnostics)
+    checker = _Checker(path, skill_text.diagnostics)
     frontmatter = skill_text.frontmatter
     root: Node | None = frontmatter.root if frontmatter else None
     if frontmatter is None or root is None:

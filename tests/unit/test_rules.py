@@ -454,3 +454,14 @@ def test_several_findings_are_all_reported():
 def test_check_document_accepts_text_and_bytes_alike():
     text = skill_text(RICH_VALID, "body\n")
     assert check_document(text, PATH, "demo") == check_document(text.encode(), PATH, "demo")
+
+
+def test_an_aliased_or_anchored_value_gets_only_the_alias_error():
+    # an alias reads as an empty string: `description-missing` or `name-missing` on top would mislead
+    parsed = check(fm("name: &n demo", "description: *n"))
+    assert codes(parsed.diagnostics) == ["yaml-alias", "yaml-alias"]
+    parsed = check(fm(NAME, "description: &d A demo.", "license: *d"))
+    assert codes(parsed.diagnostics) == ["yaml-alias", "yaml-alias"]
+    # a list behind an anchor is still the wrong type
+    parsed = check(fm(NAME, DESCRIPTION, "allowed-tools: &t [Read]"))
+    assert sorted(codes(parsed.diagnostics)) == ["field-type", "yaml-alias"]
