@@ -127,6 +127,22 @@ def read_skill_text(path: str) -> str | None:
     return decode(data, path)[0] if data is not None else None
 
 
+def _broken_link(path: str) -> Diagnostic | None:
+    """A link in a root that cannot be followed (dangling, or a loop) is most likely a skill whose install
+    went wrong: say so rather than let it disappear. A link to a regular file is just a file."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return Diagnostic(
+            path,
+            "unreadable",
+            ERROR,
+            f"`{os.path.basename(path)}` is a link that cannot be followed ({_os_reason(exc)}): "
+            "point it at a skill folder or remove it",
+        )
+    return None
+
+
 def _unreadable(path: str, exc: OSError) -> Diagnostic:
     return Diagnostic(
         path, "unreadable", ERROR, f"cannot read {path}: {_os_reason(exc)}; check its permissions"
@@ -254,7 +270,11 @@ def _candidates(roots: list[tuple[str, Scope]], found: list[Diagnostic]) -> tupl
         real_root = os.path.realpath(root)
         for entry in entries:
             try:
-                if not entry.is_dir():  # files beside skills, dangling links and link loops are not skills
+                if not entry.is_dir():  # files beside skills are ignored; a link that leads nowhere is not
+                    if entry.is_symlink():
+                        broken = _broken_link(entry.path)
+                        if broken is not None:
+                            found.append(broken)
                     continue
                 target = os.path.join(real_root, entry.name)
                 if entry.is_symlink():

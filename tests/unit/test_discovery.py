@@ -100,10 +100,20 @@ def test_files_beside_skill_folders_are_ignored(layout: Layout):
     (root / "SKILL.md").write_text("---\nname: root\n---\n")  # a SKILL.md directly in the root
     (root / "notes.txt").write_text("")
     os.symlink(root / "README.md", root / "readme-link")  # a link to a file is not a folder either
-    os.symlink(root / "missing", root / "dangling")
     catalog = layout.discover()
     assert [s.name for s in catalog.skills] == ["demo"]
     assert catalog.diagnostics == ()
+
+
+def test_a_dangling_link_in_a_root_is_reported_not_dropped(layout: Layout):
+    root = layout.root(0)
+    write_skill(root, "demo")
+    os.symlink(root / "missing", root / "dangling")
+    catalog = layout.discover()
+    assert [s.name for s in catalog.skills] == ["demo"]
+    diag = only(catalog.diagnostics, "unreadable")
+    assert diag.path == str(root / "dangling") and diag.severity == ERROR
+    assert os.strerror(errno.ENOENT) in diag.message and "remove it" in diag.message
 
 
 def test_skill_file_missing(layout: Layout):
@@ -261,6 +271,9 @@ def test_link_loops_as_child_folders_do_not_hang(layout: Layout):
     catalog = layout.discover()
     assert [s.name for s in catalog.skills] == ["demo"]
     assert {"self", "a", "b"}.isdisjoint(s.name for s in catalog.skills)
+    loops = [d for d in catalog.diagnostics if d.code == "unreadable"]
+    assert [os.path.basename(d.path) for d in loops] == ["a", "b", "self"]
+    assert all(os.strerror(errno.ELOOP) in d.message for d in loops)
 
 
 # ----------------------------------------------------------------------------------------- unreadable
