@@ -305,6 +305,11 @@ def _replace_value(where: Range, value: str) -> Edit:
     return Edit(where, value + ("\n" if multi_line_block else ""))
 
 
+def _set_name(diagnostic: Diagnostic, name: str, title: str, preferred: bool) -> Fix:
+    """Replace the `name` value the diagnostic points at."""
+    return Fix(title, diagnostic, (_replace_value(diagnostic.range, name),), preferred)
+
+
 def quick_fixes(path: str, text: str) -> list[Fix]:
     """Every quick fix for the document at `path` with this text, one or more per fixable diagnostic."""
     if os.path.basename(path) != SKILL_FILE:
@@ -318,36 +323,17 @@ def quick_fixes(path: str, text: str) -> list[Fix]:
     fixes: list[Fix] = []
     for diagnostic in parsed.diagnostics:
         if diagnostic.code == "name-mismatch" and folder_ok:
-            fixes.append(
-                Fix(
-                    f"Set name to the folder's name `{folder_name}`",
-                    diagnostic,
-                    (_replace_value(diagnostic.range, folder_name),),
-                    True,
-                )
-            )
+            fixes.append(_set_name(diagnostic, folder_name, f"Set name to the folder's name `{folder_name}`", True))
         elif diagnostic.code == "name-invalid" and mapping is not None:
             entry = mapping.get("name")
             current = entry.value.value if entry and isinstance(entry.value, Scalar) else ""
             suggestion = suggest_name(current)
             if folder_ok:
                 fixes.append(
-                    Fix(
-                        f"Set name to the folder's name `{folder_name}`",
-                        diagnostic,
-                        (_replace_value(diagnostic.range, folder_name),),
-                        True,
-                    )
+                    _set_name(diagnostic, folder_name, f"Set name to the folder's name `{folder_name}`", True)
                 )
             if suggestion and name_problem(suggestion) is None and suggestion != folder_name:
-                fixes.append(
-                    Fix(
-                        f"Change name to `{suggestion}`",
-                        diagnostic,
-                        (_replace_value(diagnostic.range, suggestion),),
-                        not folder_ok,
-                    )
-                )
+                fixes.append(_set_name(diagnostic, suggestion, f"Change name to `{suggestion}`", not folder_ok))
         elif diagnostic.code == "field-unknown" and mapping is not None:
             key = text_at(skill_text.text or "", diagnostic.range)
             guess = close_field(key) if key else None
