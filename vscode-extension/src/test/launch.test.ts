@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
   debounce,
@@ -169,6 +171,22 @@ describe('resolveLaunch: paths on POSIX and Windows', () => {
 });
 
 describe('readSettings and initializationOptions', () => {
+  it("matches package.json's configuration defaults, setting by setting", () => {
+    // tests/unit/test_setting_defaults.py ties package.json to the server's defaults in turn
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+    const properties = manifest.contributes.configuration.properties ?? manifest.contributes.configuration[0].properties;
+    const defaults = defaultSettings() as unknown as Record<string, unknown>;
+    const keys = Object.keys(properties).filter((key) => key.startsWith('albedoSkills.'));
+    assert.equal(keys.length, 10);
+    for (const key of keys) {
+      const value = key
+        .slice('albedoSkills.'.length)
+        .split('.')
+        .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], defaults);
+      assert.deepEqual(value, properties[key].default, key);
+    }
+  });
+
   it('gives the documented defaults for an empty or missing settings object', () => {
     for (const raw of [undefined, null, {}, 'nonsense']) {
       const { settings, problems } = readSettings(raw);
