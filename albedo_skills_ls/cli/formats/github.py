@@ -1,0 +1,46 @@
+"""GitHub Actions annotations.
+
+Workflow commands: https://docs.github.com/actions/reference/workflow-commands-for-github-actions (the
+escaping is that of @actions/core's `escapeData` and `escapeProperty`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..output import display_path
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from ...skills.model import Diagnostic
+
+# The engine's severities as GitHub workflow commands.
+GITHUB_COMMAND = {"error": "error", "warning": "warning", "information": "notice"}
+
+
+def github_escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_escape_property(text: str) -> str:
+    return github_escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_annotation(diagnostic: Diagnostic) -> str:
+    """`::error file=…,line=…,col=…,endLine=…,endColumn=…,title=CODE::MESSAGE`.
+
+    Columns are 1-based; GitHub shows columns only within one line, so `endColumn` (the last character,
+    inclusive) is given only for a single-line range.
+    """
+    start, end = diagnostic.range.start, diagnostic.range.end
+    properties = [
+        ("file", display_path(diagnostic.path)),
+        ("line", str(start.line + 1)),
+        ("col", str(start.character + 1)),
+        ("endLine", str(end.line + 1)),
+    ]
+    if end.line == start.line:
+        properties.append(("endColumn", str(max(end.character, start.character + 1))))
+    properties.append(("title", diagnostic.code))
+    joined = ",".join(f"{key}={github_escape_property(value)}" for key, value in properties)
+    command = GITHUB_COMMAND.get(diagnostic.severity, "notice")
+    return f"::{command} {joined}::{github_escape_data(diagnostic.message)}"

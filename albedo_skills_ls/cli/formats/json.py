@@ -1,0 +1,16 @@
+"""The JSON formats: the catalog snapshot is the engine's own `to_json()`; `check` prints its diagnostics."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from ...skills.model import Catalog
+
+
+def check_report(catalog: Catalog) -> dict[str, Any]:
+    """`check --format json`: the catalog's diagnostics, exactly as `catalog --format json` has them."""
+    return {
+        "diagnostics": [d.to_json() for d in catalog.diagnostics],
+        "diagnostics_dropped": catalog.diagnostics_dropped,
+    }

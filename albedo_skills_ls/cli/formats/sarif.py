@@ -1,0 +1,128 @@
+"""SARIF 2.1.0: https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from ... import __version__
+from ..program import PROG
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from ...skills.model import Catalog
+
+# The engine's severities as SARIF levels.
+SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note"}
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_BASE_ID = "%SRCROOT%"
+
+# One line per diagnostic code (decisions.md section 2): SARIF's rule descriptions.
+RULE_DESCRIPTIONS = {
+    "skill-file-missing": "A folder in a skills root has no SKILL.md.",
+    "skill-file-not-regular": "SKILL.md is not a regular file, or resolves outside its skill folder.",
+    "skill-file-too-large": "SKILL.md is over 1 MiB.",
+    "frontmatter-too-large": "The frontmatter block is over 64 KiB.",
+    "encoding": "SKILL.md is not valid UTF-8.",
+    "frontmatter-missing": "SKILL.md does not start with a `---` frontmatter line.",
+    "frontmatter-unterminated": "The frontmatter has no closing `---` line.",
+    "frontmatter-not-mapping": "The frontmatter is not a YAML map.",
+    "yaml-syntax": "The frontmatter is not valid YAML.",
+    "yaml-tag": "The frontmatter uses a YAML tag outside the failsafe schema.",
+    "yaml-alias": "The frontmatter uses a YAML anchor or alias.",
+    "yaml-duplicate-key": "The frontmatter repeats a key.",
+    "name-missing": "The `name` field is missing or empty.",
+    "name-invalid": "The `name` is not 1-64 lowercase ASCII letters, digits and single hyphens.",
+    "name-mismatch": "The `name` differs from the skill folder's name.",
+    "description-missing": "The `description` field is missing or blank.",
+    "description-too-long": "The `description` is over 1,024 characters.",
+    "field-type": "A field has the wrong type (a list or map where a string belongs).",
+    "compatibility-invalid": "The `compatibility` field is empty or over 500 characters.",
+    "field-unknown": "A top-level frontmatter key is not one of the Agent Skills fields.",
+    "field-host-specific": "A field defined by other hosts, which Albedo ignores.",
+    "body-too-long": "The Markdown body is over 500 lines or about 5,000 tokens.",
+    "reference-missing": "A relative file reference in the body names nothing inside the skill folder.",
+    "reference-outside": "A file reference in the body resolves outside the skill folder.",
+    "collision": "A valid skill is hidden by another skill with the same name.",
+    "command-collision": "A skill's name is a built-in command; it is reachable as /skill:NAME.",
+    "symlink-escape": "A linked skill folder resolves outside its discovery root.",
+    "candidate-limit": "More than 128 skill folders: the rest were not examined.",
+    "diagnostic-limit": "More than 64 diagnostics: the rest were dropped.",
+    "unreadable": "A file or folder could not be read.",
+}
+
+
+def sarif_log(catalog: Catalog) -> dict[str, Any]:
+    """One SARIF run: the rules for the codes used, one result per catalog diagnostic.
+
+    Paths inside the workspace are URIs relative to `%SRCROOT%` (the workspace folder); others (the user
+    roots) are absolute `file:` URIs. Columns count Unicode code points, as the engine does.
+    """
+    from pathlib import PurePath
+    from urllib.parse import quote
+
+    workspace = catalog.workspace
+    base = workspace.rstrip(os.sep) + os.sep if workspace else None
+
+    def location(path: str, region: Any) -> dict[str, Any]:
+        if base is not None and path.startswith(base):
+            relative = PurePath(os.path.relpath(path, workspace)).as_posix()
+            artifact = {"uri": quote(relative), "uriBaseId": SARIF_BASE_ID}
+        else:
+            artifact = {"uri": PurePath(os.path.abspath(path)).as_uri()}
+        return {"physicalLocation": {"artifactLocation": artifact, "region": sarif_region(region)}}
+
+    severities: dict[str, str] = {}  # each code has one severity; the first seen describes the rule
+    for diagnostic in catalog.diagnostics:
+        severities.setdefault(diagnostic.code, diagnostic.severity)
+    codes = sorted(severities)
+    rule_index = {code: index for index, code in enumerate(codes)}
+    results = []
+    for diagnostic in catalog.diagnostics:
+        result: dict[str, Any] = {
+            "ruleId": diagnostic.code,
+            "ruleIndex": rule_index[diagnostic.code],
+            "level": SARIF_LEVEL.get(diagnostic.severity, "note"),
+            "message": {"text": diagnostic.message},
+            "locations": [location(diagnostic.path, diagnostic.range)],
+        }
+        if diagnostic.related:
+            result["relatedLocations"] = [
+                {"id": index, **location(related.path, related.range), "message": {"text": related.message}}
+                for index, related in enumerate(diagnostic.related)
+            ]
+        results.append(result)
+
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": PROG,
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [
+                    {
+                        "id": code,
+                        "name": code,
+                        "shortDescription": {"text": RULE_DESCRIPTIONS.get(code, code)},
+                        "defaultConfiguration": {"level": SARIF_LEVEL.get(severities[code], "note")},
+                    }
+                    for code in codes
+                ],
+            }
+        },
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    }
+    if base is not None:
+        run["originalUriBaseIds"] = {SARIF_BASE_ID: {"uri": PurePath(base).as_uri() + "/"}}
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def sarif_region(range_: Any) -> dict[str, int]:
+    """A SARIF region from an engine range: 1-based lines and columns, `endColumn` just past the end."""
+    return {
+        "startLine": range_.start.line + 1,
+        "startColumn": range_.start.character + 1,
+        "endLine": range_.end.line + 1,
+        "endColumn": range_.end.character + 1,
+    }

@@ -1,0 +1,96 @@
+"""Argument parsing: the verb table and the options every catalog-reading verb shares.
+
+A verb's own options live in its module (`verbs/<group>.py`, a `configure_<verb>(parser)` function); the table
+below names that module, so a run imports and configures only the verb it runs (`--help` of the program
+lists every verb from the table alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+from importlib import import_module
+from typing import Callable, NamedTuple
+
+from .. import __version__
+from .program import PROG
+
+
+class Verb(NamedTuple):
+    """One subcommand: its name, one-line help, and the module that configures and runs it."""
+
+    name: str
+    help: str
+    module: str  # `albedo_skills_ls.cli.verbs.<module>` has `configure_<name>(parser)` and `run_<name>(args)`
+
+    def load(self) -> tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]:
+        verbs = import_module(f"{__package__}.verbs.{self.module}")
+        return getattr(verbs, f"configure_{self.name}"), getattr(verbs, f"run_{self.name}")
+
+
+VERBS: tuple[Verb, ...] = (
+    Verb("check", "validate every skill under the roots and print the diagnostics (exit 1 on an error)", "check"),
+    Verb("catalog", "print the skill catalog the model and the command menu see", "catalog"),
+    Verb("commands", "list the session's commands (built-ins, then skills), as commands.catalog", "activation"),
+    Verb("invoke", "activate a skill as commands.invoke would (model mode, or --user)", "activation"),
+    Verb("resources", "list a skill's resource files, as skills.resources", "activation"),
+    Verb("read", "read one bounded page of a skill's file, as skills.read", "activation"),
+)
+
+
+def add_catalog_options(parser: argparse.ArgumentParser, workspace_positional: bool = True) -> None:
+    """The options every catalog-reading verb shares: WORKSPACE, --home, --no-user-roots, --builtin.
+
+    Verbs whose own positionals come first (`invoke COMMAND [ARGUMENTS]`) take `-w/--workspace` instead.
+    """
+    workspace_help = "the workspace folder whose .albedo/skills and .agents/skills are read (default: the current folder)"
+    if workspace_positional:
+        parser.add_argument("workspace", metavar="WORKSPACE", nargs="?", default=".", help=workspace_help)
+    else:
+        parser.add_argument("-w", "--workspace", metavar="DIR", default=".", help=workspace_help)
+    parser.add_argument(
+        "--home",
+        metavar="DIR",
+        default=None,
+        help="the home folder for the user roots ~/.albedo/skills, ~/.agents/skills and ~/.prime/agent/skills "
+        "(default: your home folder)",
+    )
+    parser.add_argument(
+        "--no-user-roots",
+        dest="user_roots",
+        action="store_false",
+        help="read only the workspace roots, not the three user roots",
+    )
+    parser.add_argument(
+        "--builtin",
+        metavar="NAME",
+        dest="builtins",
+        action="append",
+        default=None,
+        help="a built-in command name; repeat for each (default: help, model and reload). A skill with a "
+        "built-in's name is reachable as /skill:NAME. `--builtin ''` means no built-ins",
+    )
+
+
+def _chosen_verb(argv: list[str]) -> str | None:
+    """The verb a command line names: its first word that is not an option (the program's own options,
+    `--help` and `--version`, take no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(argv: list[str]) -> argparse.ArgumentParser:
+    """The parser for this command line: every verb listed, only the chosen one configured."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Discover and validate Agent Skills (SKILL.md) the way Albedo does.",
+        epilog="Exit status: 0 ok, 1 `check` found an error, 2 usage error.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    subparsers = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+    chosen = _chosen_verb(argv)
+    for verb in VERBS:
+        sub = subparsers.add_parser(verb.name, help=verb.help, description=verb.help)
+        if verb.name == chosen:
+            configure, run = verb.load()
+            configure(sub)
+            sub.set_defaults(run=run)
+    return parser

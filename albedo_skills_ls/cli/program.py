@@ -1,0 +1,7 @@
+"""The program's name and its exit statuses, named once (the README's "Exit status" lists the same)."""
+
+PROG = "albedo-skills"
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1  # `check` found an error, or the engine refused a request
+EXIT_USAGE = 2  # the command line names something unusable
