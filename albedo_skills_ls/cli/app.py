@@ -1,4 +1,9 @@
-"""`main()`: parse, run the verb, and turn what it returns or raises into the exit status."""
+"""`main()`: parse, run the verb, and turn what it returns or raises into the exit status.
+
+0 success; 1 findings (`check` found an error) or a refusal (the engine would not serve the request);
+2 a usage error (argparse's, a folder that is unusable, arguments of the wrong shape); 3 a bug: an
+unexpected exception prints one line naming it, never a traceback and never 1, which means findings.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import os
 import sys
 
 from .options import build_parser
-from .program import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, PROG
+from .program import EXIT_BUG, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_USAGE, PROG
 from .workspace import UsageError
 
 
@@ -18,17 +23,40 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except UsageError as exc:
-        parser.exit(EXIT_USAGE, f"{PROG}: error: {exc}\n")
+        return _fail(EXIT_USAGE, str(exc))
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, without a second error when Python flushes stdout.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FINDINGS
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
     except Exception as exc:
-        from ..skills.errors import SkillsError
+        from ..skills.errors import InvalidArguments, SkillsError
+        from .wording import in_cli_words
 
+        if isinstance(exc, InvalidArguments):
+            return _fail(EXIT_USAGE, in_cli_words(str(exc)))
         if isinstance(exc, SkillsError):
-            print(f"{PROG}: error: {exc}", file=sys.stderr)
-            return EXIT_FINDINGS
-        raise
-    return EXIT_OK  # pragma: no cover - parser.exit does not return
+            return _fail(EXIT_FINDINGS, in_cli_words(str(exc)))
+        return _fail(EXIT_BUG, bug_report(exc))
+
+
+def _fail(status: int, message: str) -> int:
+    sys.stdout.flush()
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return status
+
+
+def bug_report(exc: BaseException) -> str:
+    """One line naming an unexpected exception and the innermost place it came from."""
+    import traceback
+
+    where = ""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames:
+        last = frames[-1]
+        where = f" at {os.path.basename(last.filename)}:{last.lineno} in {last.name}"
+    detail = str(exc).splitlines()[0] if str(exc) else ""
+    shown = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+    return f"internal error (a bug in {PROG}, please report it): {shown}{where}"

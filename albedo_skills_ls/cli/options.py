@@ -28,25 +28,29 @@ class Verb(NamedTuple):
 
 
 VERBS: tuple[Verb, ...] = (
-    Verb("check", "validate every skill under the roots and print the diagnostics (exit 1 on an error)", "check"),
+    Verb(
+        "check",
+        "validate every skill under the roots, or one SKILL.md, and print the diagnostics (exit 1 on an error)",
+        "check",
+    ),
     Verb("catalog", "print the skill catalog the model and the command menu see", "catalog"),
-    Verb("commands", "list the session's commands (built-ins, then skills), as commands.catalog", "activation"),
-    Verb("invoke", "activate a skill as commands.invoke would (model mode, or --user)", "activation"),
-    Verb("resources", "list a skill's resource files, as skills.resources", "activation"),
-    Verb("read", "read one bounded page of a skill's file, as skills.read", "activation"),
+    Verb("commands", "list the session's commands (built-ins, then skills) as JSON", "activation"),
+    Verb("invoke", "activate a skill as the model would see it (or as the user typed it, --user)", "activation"),
+    Verb("resources", "list a skill's resource files", "activation"),
+    Verb("read", "read one bounded page of a skill's file", "activation"),
+    Verb("new", "create a valid skill skeleton NAME/SKILL.md (never overwrites)", "new"),
 )
 
 
-def add_catalog_options(parser: argparse.ArgumentParser, workspace_positional: bool = True) -> None:
-    """The options every catalog-reading verb shares: WORKSPACE, --home, --no-user-roots, --builtin.
-
-    Verbs whose own positionals come first (`invoke COMMAND [ARGUMENTS]`) take `-w/--workspace` instead.
-    """
-    workspace_help = "the workspace folder whose .albedo/skills and .agents/skills are read (default: the current folder)"
-    if workspace_positional:
-        parser.add_argument("workspace", metavar="WORKSPACE", nargs="?", default=".", help=workspace_help)
-    else:
-        parser.add_argument("-w", "--workspace", metavar="DIR", default=".", help=workspace_help)
+def add_catalog_options(parser: argparse.ArgumentParser, workspace_what: str = "WORKSPACE") -> None:
+    """The options every catalog-reading verb shares: WORKSPACE (the last positional, or -w DIR), --home,
+    --no-user-roots, --builtin. Call it after the verb's own positionals."""
+    workspace_help = (
+        "the workspace folder whose .albedo/skills and .agents/skills are read (default: the nearest folder "
+        "from the current one upward holding .albedo/skills, .agents/skills or .git)"
+    )
+    parser.add_argument("workspace", metavar=workspace_what, nargs="?", default=None, help=workspace_help)
+    parser.add_argument("-w", "--workspace", dest="workspace_option", metavar="DIR", default=None, help=workspace_help)
     parser.add_argument(
         "--home",
         metavar="DIR",
@@ -82,7 +86,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Discover and validate Agent Skills (SKILL.md) the way Albedo does.",
-        epilog="Exit status: 0 ok, 1 `check` found an error, 2 usage error.",
+        epilog="Exit status: 0 ok, 1 `check` found an error (or a request was refused), 2 usage error, 3 a bug.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subparsers = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
@@ -94,3 +98,14 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
             configure(sub)
             sub.set_defaults(run=run)
     return parser
+
+
+def byte_count(text: str) -> int:
+    """An argparse type: a whole number of bytes, 0 or more (anything else is a usage error, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative; give 0 or more")
+    return value

@@ -9,44 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import EXAMPLES, REPO, run_cli, valid, write_skill
 
 from albedo_skills_ls import __version__
 from albedo_skills_ls.cli import github_annotation, github_escape_data, github_escape_property
 from albedo_skills_ls.skills.discovery import DEFAULT_BUILTINS
 from albedo_skills_ls.skills.model import Diagnostic, Range
 
-REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = REPO / "examples"
-
-
 # --- helpers ---------------------------------------------------------------------------------------------
-
-
-def run_cli(
-    *args: str | os.PathLike, cwd: Path | None = None, home: Path | None = None
-) -> subprocess.CompletedProcess:
-    """Run `python -m albedo_skills_ls.cli ARGS` and capture its bytes. `home` sets $HOME for the child."""
-    env = dict(os.environ)
-    if home is not None:
-        env["HOME"] = str(home)
-    return subprocess.run(
-        [sys.executable, "-m", "albedo_skills_ls.cli", *map(str, args)],
-        capture_output=True,
-        cwd=cwd,
-        env=env,
-    )
-
-
-def write_skill(root: Path, folder: str, frontmatter: str, body: str = "# Body\n\nDo the thing.\n") -> Path:
-    """Write ROOT/FOLDER/SKILL.md with the given frontmatter lines between `---` lines."""
-    path = root / folder / "SKILL.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"---\n{frontmatter}---\n{body}", encoding="utf-8")
-    return path
-
-
-def valid(name: str, description: str = "Does a useful thing. Use when asked.") -> str:
-    return f"name: {name}\ndescription: {description}\n"
 
 
 def workspace_root(tmp_path: Path, which: str = ".agents") -> Path:

@@ -10,13 +10,15 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.model import Catalog, Diagnostic
 
 
-def format_diagnostic(diagnostic: Diagnostic) -> str:
-    """`path:line:col: severity code message`, with the engine's 0-based position shown 1-based."""
+def format_location(diagnostic: Diagnostic) -> str:
+    """`path:line:col`, with the engine's 0-based position shown 1-based."""
     start = diagnostic.range.start
-    return (
-        f"{printable(display_path(diagnostic.path))}:{start.line + 1}:{start.character + 1}: "
-        f"{diagnostic.severity} {diagnostic.code} {printable(diagnostic.message)}"
-    )
+    return f"{printable(display_path(diagnostic.path))}:{start.line + 1}:{start.character + 1}"
+
+
+def format_diagnostic(diagnostic: Diagnostic) -> str:
+    """`path:line:col: severity code message`."""
+    return f"{format_location(diagnostic)}: {diagnostic.severity} {diagnostic.code} {printable(diagnostic.message)}"
 
 
 def summary(catalog: Catalog) -> str:

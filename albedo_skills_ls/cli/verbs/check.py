@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..options import add_catalog_options
 from ..output import print_json, use_safe_text_output
 from ..program import EXIT_FINDINGS, EXIT_OK
-from ..workspace import load_catalog
+from ..workspace import UsageError, load_catalog, named_workspace
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.model import Catalog
@@ -18,7 +20,7 @@ FORMATS = ("text", "json", "sarif", "github")
 
 
 def configure_check(parser: argparse.ArgumentParser) -> None:
-    add_catalog_options(parser)
+    add_catalog_options(parser, "WORKSPACE|SKILL.md")
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -29,7 +31,9 @@ def configure_check(parser: argparse.ArgumentParser) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    catalog = load_catalog(args)
+    named = named_workspace(args)
+    is_file = named is not None and os.path.exists(named) and not os.path.isdir(named)  # a FIFO too: never opened
+    catalog = check_file(named) if is_file else load_catalog(args)
     if args.format == "json":
         from ..formats.json import check_report
 
@@ -60,3 +64,34 @@ def has_errors(catalog: Catalog) -> bool:
     return any(d.severity == "error" for d in catalog.diagnostics) or any(
         d.severity == "error" for found in catalog.file_diagnostics.values() for d in found
     )
+
+
+def check_file(given: str) -> Catalog:
+    """One `SKILL.md` checked as a single skill, as an editor checks a file outside every root: its folder's
+    name is the expected name and no collision rule applies. Read as safely as discovery reads."""
+    from ...skills.catalog import check_buffer
+    from ...skills.discovery import SKILL_FILE, bound_diagnostics, discover, read_skill_bytes
+    from ...skills.frontmatter import decode
+    from ...skills.model import Catalog, Skill
+    from ...skills.rules import check_document
+
+    path = os.path.abspath(given)
+    folder, file_name = os.path.split(path)
+    if file_name != SKILL_FILE:
+        hint = f" (rename it to {SKILL_FILE}: Albedo reads no other spelling)" if file_name.lower() == SKILL_FILE.lower() else ""
+        raise UsageError(f"{given!r} is not a directory, nor a file named {SKILL_FILE}{hint}")
+    nothing = discover(None, user_roots=False)  # no roots: the file is a skill of its own
+    data, _info, problem = read_skill_bytes(path, folder)
+    text, problem = decode(data, path) if data is not None else (None, problem)
+    skills: tuple[Skill, ...] = ()
+    if text is None:
+        assert problem is not None
+        diagnostics: tuple = (problem,)
+    else:
+        diagnostics = check_buffer(nothing, path, text)
+        parsed = check_document(text, path, os.path.basename(folder))
+        if parsed.valid and parsed.name is not None:
+            description = (parsed.description or "").removesuffix("\n")
+            skills = (Skill(parsed.name, description, path, f"/{parsed.name}", "workspace", os.path.dirname(folder)),)
+    kept, dropped = bound_diagnostics(list(diagnostics))
+    return Catalog(None, (), skills, tuple(kept), dropped, nothing.builtins, MappingProxyType({path: diagnostics}))
