@@ -43,8 +43,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _fail(status: int, message: str) -> int:
+    from .output import printable
+
     sys.stdout.flush()
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    print(f"{PROG}: error: {printable(message)}", file=sys.stderr)
     return status
 
 

@@ -69,6 +69,7 @@ def add_catalog_options(parser: argparse.ArgumentParser, workspace_what: str = "
         metavar="NAME",
         dest="builtins",
         action="append",
+        type=text_argument,
         default=None,
         help="a built-in command name; repeat for each (default: help, model and reload). A skill with a "
         "built-in's name is reachable as /skill:NAME. `--builtin ''` means no built-ins",
@@ -109,3 +110,18 @@ def byte_count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative; give 0 or more")
     return value
+
+
+def text_argument(text: str) -> str:
+    """An argparse type for words that are text, not paths (a command, its arguments, a skill name): bytes
+    that are not UTF-8 reach Python as lone surrogates, which no JSON or terminal can carry, so they are
+    refused as a usage error (exit 2) rather than passed on. Paths keep their bytes: the file system takes them."""
+    from .output import LONE_SURROGATE, printable
+
+    bad = LONE_SURROGATE.search(text)
+    if bad is not None:
+        raise argparse.ArgumentTypeError(
+            f"{printable(text)!s} is not valid UTF-8 text (byte {printable(bad.group())} at character "
+            f"{bad.start() + 1}); pass the text in UTF-8"
+        )
+    return text

@@ -3,17 +3,31 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any
 
+# Python decodes a file name's bytes that are not UTF-8 to U+DC80..U+DCFF (`surrogateescape`).
+UNDECODABLE_BYTE_FIRST, UNDECODABLE_BYTE_LAST = 0xDC80, 0xDCFF
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+REPLACEMENT_CHARACTER = "\ufffd"
+
 
 def print_json(value: Any) -> None:
-    """Write `value` as indented JSON in UTF-8, whatever the locale says, so the bytes never vary."""
+    """Write `value` as indented JSON in UTF-8, whatever the locale says, so the bytes never vary.
+
+    A name that is not UTF-8 on disk reaches us with its bad bytes as lone surrogates (Python's
+    `surrogateescape`), which UTF-8 cannot carry: JSON shows each as U+FFFD, the replacement character.
+    """
     import json
 
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = LONE_SURROGATE.sub(REPLACEMENT_CHARACTER, text).encode("utf-8")
     sys.stdout.flush()
-    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
 
 
@@ -30,8 +44,18 @@ def display_path(path: str) -> str:
     return path
 
 
+def escaped_char(char: str) -> str:
+    """A character shown as an escape: a byte that was not UTF-8 on disk (a `surrogateescape` surrogate)
+    as that byte, `\\xff`; any other as its code point."""
+    code = ord(char)
+    if UNDECODABLE_BYTE_FIRST <= code <= UNDECODABLE_BYTE_LAST:
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
 def printable(text: str) -> str:
-    """One line of terminal-safe text: line breaks and other control characters escaped."""
+    """One line of terminal-safe text: line breaks, other control characters and bytes that were not
+    UTF-8 escaped."""
     if text.isprintable():
         return text
     out = []
@@ -43,8 +67,14 @@ def printable(text: str) -> str:
         elif char == "\r":
             out.append("\\r")
         else:
-            out.append(f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+            out.append(escaped_char(char))
     return "".join(out)
+
+
+def undecodable_escaped(text: str) -> str:
+    """`text` with only its lone surrogates (bytes that were not UTF-8) escaped, for formats that escape
+    line breaks their own way (GitHub annotations)."""
+    return LONE_SURROGATE.sub(lambda match: escaped_char(match.group()), text)
 
 
 def plural(count: int, word: str) -> str:

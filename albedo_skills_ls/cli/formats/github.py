@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..output import display_path
+from ..output import display_path, undecodable_escaped
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.model import Diagnostic
@@ -18,7 +18,7 @@ GITHUB_COMMAND = {"error": "error", "warning": "warning", "information": "notice
 
 
 def github_escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return undecodable_escaped(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def github_escape_property(text: str) -> str:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..output import undecodable_escaped
+
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.model import Catalog
 
 
 def _xml_text(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return undecodable_escaped(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def prompt_block(catalog: Catalog) -> str:

@@ -67,7 +67,8 @@ def sarif_log(catalog: Catalog) -> dict[str, Any]:
     def location(path: str, region: Any) -> dict[str, Any]:
         if base is not None and path.startswith(base):
             relative = PurePath(os.path.relpath(path, workspace)).as_posix()
-            artifact = {"uri": quote(relative), "uriBaseId": SARIF_BASE_ID}
+            # the file system's bytes, percent-encoded: a name that is not UTF-8 keeps its true bytes (%FF)
+            artifact = {"uri": quote(os.fsencode(relative)), "uriBaseId": SARIF_BASE_ID}
         else:
             artifact = {"uri": PurePath(os.path.abspath(path)).as_uri()}
         return {"physicalLocation": {"artifactLocation": artifact, "region": sarif_region(region)}}

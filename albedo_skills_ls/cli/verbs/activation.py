@@ -7,7 +7,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from ..options import add_catalog_options, byte_count
+from ..options import add_catalog_options, byte_count, text_argument
 from ..output import print_json, printable
 from ..program import EXIT_OK, PROG
 from ..workspace import load_catalog
@@ -28,8 +28,8 @@ def run_commands(args: argparse.Namespace) -> int:
 
 
 def configure_invoke(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("command", metavar="COMMAND", help="a slash command (`/demo`, `/skill:model`) or a skill name")
-    parser.add_argument("arguments", metavar="ARGUMENTS", nargs="?", default="", help="text passed to the skill as is")
+    parser.add_argument("command", metavar="COMMAND", type=text_argument, help="a slash command (`/demo`, `/skill:model`) or a skill name")
+    parser.add_argument("arguments", metavar="ARGUMENTS", nargs="?", default="", type=text_argument, help="text passed to the skill as is")
     parser.add_argument(
         "--user", action="store_true", help="print the user activation (intent and model input) instead of the model's"
     )
@@ -89,7 +89,7 @@ def catalog_skill(args: argparse.Namespace) -> Skill:
 
 
 def configure_resources(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", metavar="NAME", help="the skill's name")
+    parser.add_argument("name", metavar="NAME", type=text_argument, help="the skill's name")
     add_catalog_options(parser)
 
 
@@ -104,7 +104,7 @@ def run_resources(args: argparse.Namespace) -> int:
 def configure_read(parser: argparse.ArgumentParser) -> None:
     from ...skills.limits import DEFAULT_READ_LIMIT, MAX_READ_LIMIT
 
-    parser.add_argument("name", metavar="NAME", help="the skill's name")
+    parser.add_argument("name", metavar="NAME", type=text_argument, help="the skill's name")
     parser.add_argument(
         "resource", metavar="RESOURCE", nargs="?", default="SKILL.md", help="a path inside the skill (default: SKILL.md)"
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..options import add_catalog_options
+from ..options import add_catalog_options, text_argument
 from ..output import display_path, printable
 from ..program import EXIT_OK
 from ..workspace import UsageError, folder_argument, home_folder, workspace_of
@@ -30,7 +30,7 @@ BODY = (
 
 
 def configure_new(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", metavar="NAME", help="the skill's name: lowercase letters, digits and single hyphens")
+    parser.add_argument("name", metavar="NAME", type=text_argument, help="the skill's name: lowercase letters, digits and single hyphens")
     parser.add_argument(
         "--root",
         choices=tuple(ROOTS),
