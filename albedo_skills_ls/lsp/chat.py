@@ -59,7 +59,6 @@ def completion_items(
                 kind=types.CompletionItemKind.EnumMember,
                 detail=f"argument of {entry['command']}",
                 text_edit=types.TextEdit(range=edit_range, new_text=value),
-                filter_text=value,
                 sort_text=f"{index:04d}",
             )
             for index, value in enumerate(slash.argument_values(entry))
@@ -74,7 +73,6 @@ def completion_items(
                 detail=slash.detail_of(entry),
                 documentation=markup(ls, entry["description"], "completion"),
                 text_edit=types.TextEdit(range=edit_range, new_text=entry["command"]),
-                filter_text=entry["command"],
                 sort_text=f"{index:04d}",
             )
         )

@@ -2,6 +2,10 @@
 
 One handler serves both and dispatches by document kind. `/` is the trigger character. Every result is a
 list (empty when there is nothing to offer), never None.
+
+Items carry a `filterText` only when it differs from the label (the template's `---`): Neovim 0.7's omnifunc
+uses a `textEdit`'s start only for items without one, and otherwise inserts at the keyword start, so
+accepting `/help` after a `/` would leave `//help`.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ def skill_items(
                 new_text=suggestion.snippet if snippets else suggestion.text,
             ),
             insert_text_format=types.InsertTextFormat.Snippet if snippets else types.InsertTextFormat.PlainText,
-            filter_text="---" if suggestion.kind == "template" else suggestion.label,
+            filter_text="---" if suggestion.kind == "template" else None,
             sort_text=f"{index:04d}",
         )
         for index, suggestion in enumerate(suggestions)

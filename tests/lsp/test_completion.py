@@ -43,6 +43,8 @@ async def test_fields_are_offered_as_snippets_except_those_present(servers, tmp_
     by_label = {item.label: item for item in items}
     assert all(item.insert_text_format == types.InsertTextFormat.Snippet for item in items)
     assert all(item.kind == types.CompletionItemKind.Property for item in items)
+    # the label filters (a filterText would make Neovim 0.7's omnifunc ignore the edit's start)
+    assert all(item.filter_text is None for item in items)
     assert by_label["description"].text_edit.new_text == "description: ${1}"
     assert by_label["metadata"].text_edit.new_text == "metadata:\n  ${1:key}: ${2:value}"
     assert by_label["description"].detail == "required"
@@ -88,6 +90,7 @@ async def test_values_with_a_known_shape(servers, tmp_path):
     names = await complete(session, path, end_of(text, "name: "))
     assert [item.label for item in names] == ["pdf-tools"]
     assert names[0].kind == types.CompletionItemKind.Value
+    assert names[0].filter_text is None
 
     licenses = await complete(session, path, end_of(text, "license: Ap"))
     labels = [item.label for item in licenses]
