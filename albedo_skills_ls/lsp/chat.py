@@ -16,7 +16,7 @@ from ..skills.activation import command_catalog
 from ..skills.discovery import read_skill_text
 from ..skills.model import FILE_START, Catalog, Diagnostic
 from .convert import LineSource, path_to_uri, to_lsp_range
-from .documents import OpenDocument, markup, open_document
+from .documents import OpenDocument, fits_typed, markup, open_document
 from .server import AlbedoLanguageServer
 
 
@@ -62,9 +62,12 @@ def completion_items(
                 sort_text=f"{index:04d}",
             )
             for index, value in enumerate(slash.argument_values(entry))
+            if fits_typed(value, typing.prefix)
         ]
     items = []
     for index, entry in enumerate(command_catalog(catalog)):  # built-ins first, then catalog order
+        if not fits_typed(entry["command"], "/" + typing.prefix):
+            continue
         builtin = entry["kind"] == "builtin"
         items.append(
             types.CompletionItem(

@@ -5,7 +5,8 @@ list (empty when there is nothing to offer), never None.
 
 Items carry a `filterText` only when it differs from the label (the template's `---`): Neovim 0.7's omnifunc
 uses a `textEdit`'s start only for items without one, and otherwise inserts at the keyword start, so
-accepting `/help` after a `/` would leave `//help`.
+accepting `/help` after a `/` would leave `//help`. Without one, Neovim 0.11 shows the items as sent, so the
+server sends only those that fit what is typed (`documents.fits_typed`).
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from lsprotocol import types
 
 from ..skills import authoring
 from . import chat
-from .documents import OpenDocument, isolated, markup, open_document
+from ..skills.frontmatter import lines_of
+from .documents import OpenDocument, fits_typed, isolated, markup, open_document
 from .server import AlbedoLanguageServer
 
 TRIGGER_CHARACTERS = ["/"]
 
+_TEMPLATE_FILTER = "---"  # what a user types to start a frontmatter; the template's label is a word
 _KINDS = {
     "field": types.CompletionItemKind.Property,
     "value": types.CompletionItemKind.Value,
@@ -44,22 +47,31 @@ def skill_items(
         authoring.folder_name_of(document.path),
     )
     snippets = snippet_support(ls)
-    return [
-        types.CompletionItem(
-            label=suggestion.label,
-            kind=_KINDS[suggestion.kind],
-            detail=suggestion.detail or None,
-            documentation=markup(ls, suggestion.documentation, "completion"),
-            text_edit=types.TextEdit(
-                range=document.to_lsp(suggestion.replace, ls.encoding),
-                new_text=suggestion.snippet if snippets else suggestion.text,
-            ),
-            insert_text_format=types.InsertTextFormat.Snippet if snippets else types.InsertTextFormat.PlainText,
-            filter_text="---" if suggestion.kind == "template" else None,
-            sort_text=f"{index:04d}",
+    lines = lines_of(document.text)
+    items = []
+    for index, suggestion in enumerate(suggestions):
+        where = suggestion.replace  # one line: the key or value typed so far
+        line = lines[where.start.line] if where.start.line < len(lines) else ""
+        typed = line[where.start.character : where.end.character]
+        filter_text = _TEMPLATE_FILTER if suggestion.kind == "template" else None
+        if not fits_typed(filter_text or suggestion.label, typed):
+            continue
+        items.append(
+            types.CompletionItem(
+                label=suggestion.label,
+                kind=_KINDS[suggestion.kind],
+                detail=suggestion.detail or None,
+                documentation=markup(ls, suggestion.documentation, "completion"),
+                text_edit=types.TextEdit(
+                    range=document.to_lsp(where, ls.encoding),
+                    new_text=suggestion.snippet if snippets else suggestion.text,
+                ),
+                insert_text_format=types.InsertTextFormat.Snippet if snippets else types.InsertTextFormat.PlainText,
+                filter_text=filter_text,
+                sort_text=f"{index:04d}",
+            )
         )
-        for index, suggestion in enumerate(suggestions)
-    ]
+    return items
 
 
 def register(server: AlbedoLanguageServer) -> None:

@@ -133,3 +133,10 @@ def tooltip_support(ls: Any) -> bool:
     text_document = ls.client_capabilities.text_document
     links = text_document.document_link if text_document else None
     return bool(links and links.tooltip_support)
+
+
+def fits_typed(candidate: str, typed: str) -> bool:
+    """Whether a completion item filtered by `candidate` fits the text it replaces. The server filters its items
+    itself: they carry a textEdit and no filterText (Neovim 0.7 ignores the edit's start when an item has one),
+    and Neovim 0.11 shows such items unfiltered, trusting the server."""
+    return candidate.casefold().startswith(typed.casefold())

@@ -24,10 +24,10 @@ async def test_slash_at_a_message_start_offers_every_catalog_entry(servers, tmp_
     ws, home, demo, model = two_skills(tmp_path)
     session = await servers([ws], home, caps=feature_caps())
     chat = ws / "talk.chat.md"
-    text = "hello there\n  /de"
+    text = "hello there\n  /"
     await open_until(session, chat, text)
 
-    items = await complete(session, chat, end_of(text, "/de"))
+    items = await complete(session, chat, end_of(text, "/"))
 
     assert [item.label for item in items] == ["/help", "/model", "/reload", "/demo", "/skill:model"]
     assert [item.label for item in sorted(items, key=lambda i: i.sort_text)] == [item.label for item in items]
@@ -40,10 +40,29 @@ async def test_slash_at_a_message_start_offers_every_catalog_entry(servers, tmp_
     assert demo_item.documentation == types.MarkupContent(kind=types.MarkupKind.Markdown, value="Merges files into one.")
     # no filterText: the label filters, and Neovim 0.7's omnifunc then starts at the edit (not after the `/`)
     assert [item.filter_text for item in items] == [None] * len(items)
-    assert demo_item.text_edit == types.TextEdit(range=span(text, "/de"), new_text="/demo")
+    assert demo_item.text_edit == types.TextEdit(range=span(text, "/"), new_text="/demo")
     # the colliding skill keeps its deterministic command; the built-in keeps `/model`
     assert by_label["/skill:model"].detail == f"workspace skill · {model}"
     assert by_label["/model"].kind == types.CompletionItemKind.Keyword
+
+
+async def test_the_server_offers_only_the_commands_that_fit_what_is_typed(servers, tmp_path):
+    """Neovim 0.11 shows items that have a textEdit and no filterText as sent: the server filters."""
+    ws, home, _demo, _model = two_skills(tmp_path)
+    session = await servers([ws], home, caps=feature_caps())
+    chat = ws / "talk.chat.md"
+    text = "hello there\n  /De"
+    await open_until(session, chat, text)
+    items = await complete(session, chat, end_of(text, "/De"))
+    assert [(item.label, item.text_edit) for item in items] == [
+        ("/demo", types.TextEdit(range=span(text, "/De"), new_text="/demo"))
+    ]
+    session.change(chat, "/mo", 2)
+    assert [item.label for item in await complete(session, chat, end_of("/mo", "/mo"))] == ["/model"]
+    session.change(chat, "/skill:", 3)
+    assert [item.label for item in await complete(session, chat, end_of("/skill:", "/skill:"))] == ["/skill:model"]
+    session.change(chat, "/x", 4)
+    assert await complete(session, chat, end_of("/x", "/x")) == []
 
 
 async def test_a_slash_inside_a_word_a_path_or_code_offers_nothing(servers, tmp_path):
@@ -81,7 +100,7 @@ async def test_edit_ranges_count_utf16_units(servers, tmp_path):
         for item in items
     )
 
-    typed = "\t/😀"  # what was typed after the `/` is replaced, measured in UTF-16
+    typed = "\t/de"  # a tab before the `/` is one unit
     session.change(chat, typed, 2)
     items = await complete(session, chat, types.Position(line=0, character=utf16(typed)))
     assert items and all(
@@ -89,21 +108,33 @@ async def test_edit_ranges_count_utf16_units(servers, tmp_path):
         == types.Range(start=types.Position(line=0, character=1), end=types.Position(line=0, character=4))
         for item in items
     )
+    # no command starts with an emoji: nothing fits (frontmatter values measure UTF-16 after one, in
+    # tests/lsp/test_completion.py)
+    session.change(chat, "\t/😀", 3)
+    assert await complete(session, chat, types.Position(line=0, character=utf16("\t/😀"))) == []
 
 
 async def test_utf8_clients_get_utf8_columns(servers, tmp_path):
-    ws, home, _demo, _model = two_skills(tmp_path)
+    ws, home, demo, _model = two_skills(tmp_path)
     session = await servers([ws], home, caps=feature_caps(encodings=[types.PositionEncodingKind.Utf8]))
     assert session.result.capabilities.position_encoding == types.PositionEncodingKind.Utf8
+    before = "allowed-tools: Read é "
+    text = f"---\nname: demo\ndescription: Merges files into one.\n{before}Gr\n---\n"
+    await open_until(session, demo, text)
+    items = await complete(session, demo, types.Position(line=3, character=len((before + "Gr").encode())))
+    assert [(item.label, item.text_edit.range) for item in items] == [
+        (
+            "Grep",
+            types.Range(
+                start=types.Position(line=3, character=len(before.encode())),
+                end=types.Position(line=3, character=len((before + "Gr").encode())),
+            ),
+        )
+    ]
     chat = ws / "talk.chat.md"
-    typed = "  /é"
+    typed = "  /é"  # no command fits
     await open_until(session, chat, typed)
-    items = await complete(session, chat, types.Position(line=0, character=len(typed.encode())))
-    assert items and all(
-        item.text_edit.range
-        == types.Range(start=types.Position(line=0, character=2), end=types.Position(line=0, character=5))
-        for item in items
-    )
+    assert await complete(session, chat, types.Position(line=0, character=len(typed.encode()))) == []
 
 
 async def test_reload_adds_and_removes_skills_from_completion(servers, tmp_path):
@@ -229,11 +260,11 @@ async def test_chat_buffers_by_language_id_and_by_settings(servers, tmp_path):
     ws, home, _demo, _model = two_skills(tmp_path)
     settings = {"chat": {"languageIds": ["mychat"], "filePatterns": ["*.talk"]}}
     session = await servers([ws], home, caps=feature_caps(), settings=settings)
-    where = types.Position(line=0, character=2)
+    where = types.Position(line=0, character=1)
     by_id, by_name, default_name = ws / "scratch.txt", ws / "x.talk", ws / "y.chat.md"
-    session.open(by_id, "/d", language_id="mychat")
-    session.open(by_name, "/d", language_id="plaintext")
-    session.open(default_name, "/d", language_id="markdown")
+    session.open(by_id, "/", language_id="mychat")
+    session.open(by_name, "/", language_id="plaintext")
+    session.open(default_name, "/", language_id="markdown")
     assert len(await complete(session, by_id, where)) == 5
     assert len(await complete(session, by_name, where)) == 5
     assert await complete(session, default_name, where) == []  # the defaults were replaced
@@ -241,7 +272,7 @@ async def test_chat_buffers_by_language_id_and_by_settings(servers, tmp_path):
     # a chat buffer that is not a file (an editor's untitled buffer) still completes
     session.client.text_document_did_open(
         types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri="untitled:Untitled-1", language_id="mychat", version=1, text="/d")
+            text_document=types.TextDocumentItem(uri="untitled:Untitled-1", language_id="mychat", version=1, text="/")
         )
     )
     result = await session.client.text_document_completion_async(
