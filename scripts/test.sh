@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Set up everything the tests need on a fresh machine (Python 3.11 + Node 20), then run every test:
-# the engine, the server over stdio (pytest-lsp), a real headless Neovim, and the VS Code extension.
+# the engine, the server over stdio (pytest-lsp), real editors (Neovim 0.7 and 0.11, Emacs + eglot), the
+# packaging check (sdist and wheel into a fresh virtualenv), and the VS Code extension.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python=${PYTHON:-python3}
 
-# Debian's Neovim drives the server as a real editor in tests/clients.
-if ! command -v nvim >/dev/null 2>&1; then
+# Real editors for tests/clients: Debian's Neovim (0.7.2) and Emacs 28 with eglot and markdown-mode (Neovim
+# 0.11 comes from PyPI with the `test` extra). Nothing is installed when they are all present.
+editors=(neovim emacs-nox elpa-eglot elpa-markdown-mode)
+if ! dpkg -s "${editors[@]}" >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends neovim >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${editors[@]}" >/dev/null
 fi
 
 [ -x .venv/bin/python ] || "$python" -m venv .venv
