@@ -3,7 +3,6 @@
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: tools, languages
-;; URL: https://github.com/albedo/albedo-skills-ls
 
 ;;; Commentary:
 
