@@ -83,22 +83,55 @@ def _chosen_verb(argv: list[str]) -> str | None:
 
 
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
-    """The parser for this command line: every verb listed, only the chosen one configured."""
+    """The parser for this command line. When it names a verb, only that verb's parser is built and
+    configured (argparse builds a whole parser per verb, and a run uses one); otherwise, for `--help` or a
+    misspelt verb, every verb is listed."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Discover and validate Agent Skills (SKILL.md) the way Albedo does.",
         epilog="Exit status: 0 ok, 1 `check` found an error (or a request was refused), 2 usage error, 3 a bug.",
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subparsers = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     chosen = _chosen_verb(argv)
-    for verb in VERBS:
-        sub = subparsers.add_parser(verb.name, help=verb.help, description=verb.help)
+    named = [verb for verb in VERBS if verb.name == chosen]
+    for verb in named or VERBS:
+        sub = subparsers.add_parser(verb.name, help=verb.help, description=verb.help, formatter_class=HelpFormatter)
         if verb.name == chosen:
             configure, run = verb.load()
             configure(sub)
             sub.set_defaults(run=run)
     return parser
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, told the terminal's width so that it does not import `shutil` (and zlib, bz2
+    and lzma with it) to ask: argparse builds one at every `add_argument`, help or not."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width)
+
+
+def _help_width() -> int:
+    """What argparse would compute with `shutil.get_terminal_size()`: $COLUMNS, else the terminal's width,
+    else 80; less 2."""
+    import os
+    import sys
+
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns if columns > 0 else DEFAULT_HELP_COLUMNS) - 2
+
+
+DEFAULT_HELP_COLUMNS = 80  # shutil.get_terminal_size's fallback
 
 
 def byte_count(text: str) -> int:

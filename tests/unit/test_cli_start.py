@@ -1,0 +1,59 @@
+"""What a run of the command line loads and builds (issue 14): only the verb it runs, no `shutil`."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+from cli_helpers import run_cli, valid, write_skill
+
+
+def modules_after(code: str) -> set[str]:
+    result = subprocess.run([sys.executable, "-c", code + "\nprint(' '.join(sorted(sys.modules)))"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.split())
+
+
+def test_a_check_run_imports_only_its_own_verb_and_format(tmp_path):
+    write_skill(tmp_path / ".agents" / "skills", "alpha", valid("alpha"))
+    loaded = modules_after(
+        "import sys, albedo_skills_ls.cli as cli\n"
+        f"assert cli.main(['check', {str(tmp_path)!r}, '--no-user-roots']) == 0"
+    )
+    ours = {name for name in loaded if name.startswith("albedo_skills_ls.cli.")}
+    assert "albedo_skills_ls.cli.verbs.check" in ours and "albedo_skills_ls.cli.formats.text" in ours
+    assert not ours & {
+        "albedo_skills_ls.cli.verbs.activation",
+        "albedo_skills_ls.cli.verbs.catalog",
+        "albedo_skills_ls.cli.verbs.new",
+        "albedo_skills_ls.cli.formats.sarif",
+        "albedo_skills_ls.cli.formats.github",
+        "albedo_skills_ls.cli.formats.prompt",
+    }
+    # argparse's own formatter imports shutil (and zlib, bz2, lzma) at every parser it builds
+    assert "shutil" not in loaded and "lzma" not in loaded
+
+
+def test_the_github_helpers_are_still_importable_from_the_package():
+    from albedo_skills_ls import cli
+
+    assert cli.github_escape_data("a%b") == "a%25b"
+
+
+def test_help_follows_the_terminal_width_as_argparse_does():
+    for columns in (60, 120):
+        env = dict(os.environ, COLUMNS=str(columns))
+        text = run_cli("invoke", "--help", env=env).stdout.decode()
+        widest = max(len(line) for line in text.splitlines())
+        assert columns - 2 - 20 < widest <= columns - 2  # wrapped to the width, and using it
+
+
+def test_every_verb_is_listed_when_none_is_named():
+    text = run_cli("--help").stdout.decode()
+    for verb in ("check", "catalog", "commands", "invoke", "resources", "read", "new"):
+        assert re.search(rf"^    {verb}\b", text, re.MULTILINE), verb
+    wrong = run_cli("chek")
+    assert wrong.returncode == 2
+    assert b"invalid choice: 'chek' (choose from 'check', 'catalog', 'commands', 'invoke', 'resources', 'read', 'new')" in wrong.stderr
