@@ -2,29 +2,46 @@
  * Activation and wiring. Every decision that does not need VS Code lives in `launch.ts`, where `node --test`
  * can reach it; this file only connects those decisions to the editor.
  */
+import { execFile } from 'node:child_process';
 import * as os from 'node:os';
 import * as readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import * as vscode from 'vscode';
 import {
+  CloseAction,
+  ErrorAction,
   ExecuteCommandRequest,
   LanguageClient,
   type LanguageClientOptions,
   RevealOutputChannelOn,
 } from 'vscode-languageclient/node';
 import {
+  type Bundle,
+  commandExists,
   configurationForServer,
+  CRASH_STABLE_RUN_MS,
+  crashRestartDelay,
   debounce,
   type Debounced,
   describeLaunch,
   documentSelector,
-  initializationOptions,
+  explainLaunchFailure,
+  findBundle,
+  initializationOptionsAsWritten,
+  launchSetting,
   type LaunchSource,
+  type LaunchSpec,
   needsInterpreter,
+  parseProbe,
+  PROBE_TIMEOUT_MS,
+  probeCommand,
+  type ProbeRun,
+  readImportStrategy,
   readSettings,
   resolveLaunch,
   SECTION,
   SETTING_KEYS,
+  settingScope,
   stderrClassifier,
   type Timers,
 } from './launch';
@@ -35,6 +52,30 @@ const PYTHON_EXTENSION_ID = 'ms-python.python';
 /** How long a burst of restart triggers (settings, interpreter, trust) must settle before the restart. */
 export const RESTART_DELAY_MS = 500;
 const STOP_TIMEOUT_MS = 2000;
+/** Error lines of the server's stderr kept to explain a failed start (the cause is usually the last one). */
+const STDERR_LINES_KEPT = 20;
+
+/** Runs a probe command; injectable so the wiring tests need no Python. */
+export type ProbeRunner = (command: string, args: string[], options: { cwd?: string; env: Record<string, string> }) => Promise<ProbeRun>;
+
+const runProbe: ProbeRunner = (command, args, options) =>
+  new Promise((resolve) => {
+    execFile(command, args, { ...options, timeout: PROBE_TIMEOUT_MS, windowsHide: true }, (error, stdout, stderr) => {
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      const killed = (error as { killed?: boolean } | null)?.killed === true;
+      resolve({ stdout: String(stdout), stderr: String(stderr), errorCode: killed ? 'ETIMEDOUT' : typeof code === 'string' ? code : undefined });
+    });
+  });
+
+/**
+ * The language client, with every error it would announce kept to the output channel: the extension
+ * explains a failed start or a crash itself, once, instead of the client's own notifications (one per retry).
+ */
+class QuietLanguageClient extends LanguageClient {
+  override error(message: string, data?: unknown, _showNotification?: boolean | 'force'): void {
+    super.error(message, data, false);
+  }
+}
 
 /** The part of the Python extension's API used here (`@vscode/python-extension` describes all of it). */
 interface PythonExtensionApi {
@@ -61,18 +102,28 @@ class Server implements vscode.Disposable {
   private readonly shownProblems = new Set<string>();
   private readonly watcher = vscode.workspace.createFileSystemWatcher('**/SKILL.md');
   private readonly disposables: vscode.Disposable[] = [this.watcher];
+  private readonly timers: Timers;
+  /** Crashes in a row after good starts, for the back-off; reset by a run longer than CRASH_STABLE_RUN_MS. */
+  private crashes = 0;
+  private crashNoticeShown = false;
+  private crashRestart: unknown;
+  private readonly changeListeners = new Set<(client: LanguageClient | undefined) => void>();
   readonly scheduleRestart: Debounced<[reason: string]>;
 
   constructor(
     private readonly channel: vscode.LogOutputChannel,
-    timers?: Timers,
+    private readonly bundle: Bundle | undefined,
+    timers: Timers | undefined,
+    private readonly probe: ProbeRunner,
   ) {
+    this.timers = timers ?? { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) };
     this.scheduleRestart = debounce((reason: string) => void this.restart(reason), RESTART_DELAY_MS, timers);
   }
 
   /** Stop the running client (if any) and start a new one with the current settings and interpreter. */
   restart(reason: string): Promise<void> {
     this.scheduleRestart.cancel();
+    this.cancelCrashRestart();
     return this.enqueue(async () => {
       this.channel.info(`Starting the server (${reason}).`);
       await this.stopClient();
@@ -85,8 +136,15 @@ class Server implements vscode.Disposable {
     return this.client?.isRunning() ? this.client : undefined;
   }
 
+  /** Called with the client after each start that reached the running state, and with undefined on stop. */
+  onDidChange(listener: (client: LanguageClient | undefined) => void): vscode.Disposable {
+    this.changeListeners.add(listener);
+    return { dispose: () => this.changeListeners.delete(listener) };
+  }
+
   async dispose(): Promise<void> {
     this.scheduleRestart.cancel();
+    this.cancelCrashRestart();
     await this.enqueue(() => this.stopClient());
     for (const disposable of this.disposables.splice(0)) {
       disposable.dispose();
@@ -101,14 +159,26 @@ class Server implements vscode.Disposable {
     return next;
   }
 
+  private notify(client: LanguageClient | undefined): void {
+    for (const listener of this.changeListeners) {
+      listener(client);
+    }
+  }
+
   private async startClient(): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     const config = vscode.workspace.getConfiguration(SECTION, folder?.uri);
-    const { settings, problems } = readSettings(Object.fromEntries(SETTING_KEYS.map((key) => [key, config.get(key)])));
-    for (const problem of problems) {
+    const raw = Object.fromEntries(SETTING_KEYS.map((key) => [key, config.get(key)]));
+    const { settings, problems } = readSettings(raw);
+    const strategy = readImportStrategy(config.get('server.importStrategy'));
+    const launchProblems = [...problems.map((problem) => ({ launch: problem.key.startsWith('server.'), message: problem.message }))];
+    if (strategy.problem !== undefined) {
+      launchProblems.push({ launch: true, message: strategy.problem });
+    }
+    for (const problem of launchProblems) {
       this.channel.warn(problem.message);
       // The server reports its own settings; the launch settings are the extension's to report.
-      if (problem.key.startsWith('server.') && !this.shownProblems.has(problem.message)) {
+      if (problem.launch && !this.shownProblems.has(problem.message)) {
         this.shownProblems.add(problem.message);
         void vscode.window.showWarningMessage(`Albedo Skills: ${problem.message}`);
       }
@@ -122,18 +192,54 @@ class Server implements vscode.Disposable {
       env: process.env,
       workspaceFolder: folder?.uri.fsPath,
       home: os.homedir(),
+      importStrategy: strategy.strategy,
+      bundle: this.bundle,
     });
     this.source = spec.source;
     this.channel.info(`Server command: ${describeLaunch(spec)}`);
 
+    // A Python that is missing, too old or without the package is found before the client starts, so the
+    // user gets the cause, not the client's retries.
+    if (spec.python !== undefined) {
+      const probe = probeCommand(spec.python);
+      const outcome = parseProbe(
+        await this.probe(probe.command, probe.args, { cwd: folder?.uri.fsPath, env: spec.options.env }),
+        spec.python,
+      );
+      if (!outcome.ok) {
+        this.channel.error(`The server cannot start: ${outcome.cause}.`);
+        void this.explainStartFailure(spec, outcome.cause);
+        return;
+      }
+      this.channel.info(`Python ${outcome.version} (${outcome.executable}).`);
+    }
+
     const classify = stderrClassifier();
+    const stderrErrors: string[] = [];
+    let startedAt: number | undefined;
     const clientOptions: LanguageClientOptions = {
       documentSelector: documentSelector(settings),
       outputChannel: this.channel,
       traceOutputChannel: this.channel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: initializationOptions(settings),
+      initializationOptions: initializationOptionsAsWritten(raw),
       synchronize: { configurationSection: SECTION, fileEvents: this.watcher },
+      // A failed initialize is explained below, once; the client would show the raw message.
+      initializationFailedHandler: () => false,
+      errorHandler: {
+        error: (_error, _message, count) => ({
+          action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown,
+          handled: true,
+        }),
+        // Never the client's own restart loop: a server that did not start stays stopped (explained once),
+        // and one that crashed after a good start is restarted here, with back-off.
+        closed: () => {
+          if (startedAt !== undefined && this.client === client) {
+            this.crashed(Date.now() - startedAt, stderrErrors.at(-1));
+          }
+          return { action: CloseAction.DoNotRestart, handled: true };
+        },
+      },
       middleware: {
         workspace: {
           // The server asks for `albedoSkills`; it gets it without the extension's `server.*` settings.
@@ -148,10 +254,18 @@ class Server implements vscode.Disposable {
       stdioOptions: {
         // stdout carries the protocol over stdio; this is only used by socket and pipe transports.
         stdout: (input, channel) => forEachLine(input, (line) => channel.info(line)),
-        stderr: (input, channel) => forEachLine(input, (line) => channel[classify(line)](line)),
+        stderr: (input, channel) =>
+          forEachLine(input, (line) => {
+            const level = classify(line);
+            channel[level](line);
+            if (level === 'error' && line.trim() !== '') {
+              stderrErrors.push(line.trim());
+              stderrErrors.splice(0, stderrErrors.length - STDERR_LINES_KEPT);
+            }
+          }),
       },
     };
-    const client = new LanguageClient(
+    const client = new QuietLanguageClient(
       CLIENT_ID,
       CLIENT_NAME,
       { command: spec.command, args: spec.args, options: spec.options },
@@ -160,9 +274,44 @@ class Server implements vscode.Disposable {
     this.client = client;
     try {
       await client.start();
+      startedAt = Date.now();
+      this.notify(client);
     } catch (error) {
       this.channel.error(`The server did not start: ${String(error)}`);
-      void this.explainStartFailure(spec.source, String(error));
+      const missing = spec.python === undefined && !commandExists(spec.command, spec.options.env, process.platform);
+      const cause = missing ? `\`${spec.command}\` was not found` : stderrErrors.at(-1);
+      void this.explainStartFailure(spec, cause !== undefined ? `${cause} (${errorText(error)})` : errorText(error));
+    }
+  }
+
+  /** A crash after a good start: restart after a growing wait, and say so the first time only. */
+  private crashed(ranMs: number, lastError: string | undefined): void {
+    if (ranMs >= CRASH_STABLE_RUN_MS) {
+      this.crashes = 0;
+    }
+    const delay = crashRestartDelay(this.crashes++);
+    this.channel.error(`The server stopped unexpectedly${lastError ? ` (${lastError})` : ''}; restarting in ${delay / 1000} s.`);
+    this.notify(undefined);
+    if (!this.crashNoticeShown) {
+      this.crashNoticeShown = true;
+      void vscode.window
+        .showWarningMessage(
+          `Albedo Skills: the language server stopped unexpectedly${lastError ? ` (${lastError})` : ''}. It is restarted after ${delay / 1000} s, and after each further crash with a longer wait.`,
+          'Show Output',
+        )
+        .then((choice) => choice === 'Show Output' && this.channel.show());
+    }
+    this.cancelCrashRestart();
+    this.crashRestart = this.timers.setTimeout(() => {
+      this.crashRestart = undefined;
+      void this.restart('after a crash');
+    }, delay);
+  }
+
+  private cancelCrashRestart(): void {
+    if (this.crashRestart !== undefined) {
+      this.timers.clearTimeout(this.crashRestart);
+      this.crashRestart = undefined;
     }
   }
 
@@ -172,6 +321,7 @@ class Server implements vscode.Disposable {
     if (client === undefined) {
       return;
     }
+    this.notify(undefined);
     try {
       await client.dispose(STOP_TIMEOUT_MS);
     } catch (error) {
@@ -179,20 +329,15 @@ class Server implements vscode.Disposable {
     }
   }
 
-  private async explainStartFailure(source: LaunchSource, error: string): Promise<void> {
-    const hint =
-      source === 'path'
-        ? 'Install it (`pip install albedo-skills-ls`, or `pipx install albedo-skills-ls`) so `albedo-skills-ls` is on PATH, or set albedoSkills.server.path or albedoSkills.server.pythonPath.'
-        : source === 'python-extension'
-          ? 'The selected Python interpreter may not have albedo-skills-ls installed: install it there, or set albedoSkills.server.pythonPath or albedoSkills.server.path.'
-          : `Check albedoSkills.${source === 'server.path' ? 'server.path' : 'server.pythonPath'}.`;
-    const choice = await vscode.window.showErrorMessage(
-      `Albedo Skills: the language server did not start (${error}). ${hint}`,
-      'Open Settings',
-      'Show Output',
-    );
+  /** One notification: the cause, the setting that chose the command and where its value came from. */
+  private async explainStartFailure(spec: LaunchSpec, cause: string): Promise<void> {
+    const setting = launchSetting(spec);
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const inspection = vscode.workspace.getConfiguration(SECTION, folder?.uri).inspect?.(setting);
+    const scope = settingScope(inspection, vscode.env?.remoteName);
+    const choice = await vscode.window.showErrorMessage(explainLaunchFailure(spec, cause, scope), 'Open Settings', 'Show Output');
     if (choice === 'Open Settings') {
-      await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.server`);
+      await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${setting}`);
     } else if (choice === 'Show Output') {
       this.channel.show();
     }
@@ -229,7 +374,7 @@ class Server implements vscode.Disposable {
     this.python = api;
     // A new interpreter matters when it chose the command, or when there was none and PATH was used.
     const onChange = () => {
-      if (this.source === 'python-extension' || this.source === 'path') {
+      if (this.source === 'python-extension' || this.source === 'default-python' || this.source === 'path') {
         this.scheduleRestart('the Python interpreter changed');
       }
     };
@@ -240,6 +385,8 @@ class Server implements vscode.Disposable {
     return api;
   }
 }
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function forEachLine(input: Readable, onLine: (line: string) => void): void {
   readline.createInterface({ input, crlfDelay: Infinity, terminal: false }).on('line', onLine);
@@ -273,12 +420,12 @@ function describeReload(result: ReloadResult | null): string {
 let server: Server | undefined;
 
 /**
- * VS Code calls this with the context only. `timers` is a test seam: it drives the restart debounce, so tests
- * can let time pass by hand; without it the real timers are used.
+ * VS Code calls this with the context only. `timers` and `probe` are test seams: the timers drive the restart
+ * debounce and the crash back-off, so tests can let time pass by hand, and the probe answers for Python.
  */
-export function activate(context: vscode.ExtensionContext, timers?: Timers): void {
+export function activate(context: vscode.ExtensionContext, timers?: Timers, probe: ProbeRunner = runProbe): void {
   const channel = vscode.window.createOutputChannel(CLIENT_NAME, { log: true });
-  const current = new Server(channel, timers);
+  const current = new Server(channel, findBundle(context.extensionPath), timers, probe);
   server = current;
   context.subscriptions.push(
     channel,

@@ -3,7 +3,9 @@
  * itself cannot be downloaded here). The fakes record what the extension asks of them.
  */
 import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import Module = require('node:module');
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { type FakeTimers, fakeTimers } from './fakeTimers';
@@ -32,7 +34,12 @@ const state = {
   python: undefined as undefined | { interpreter: string; listeners: Listener[] },
   startError: undefined as Error | undefined,
   reloadAnswer: undefined as unknown,
+  /** What the interpreter probe answers, and the probes run. */
+  probeAnswer: { stdout: '', stderr: '' } as { stdout: string; stderr: string; errorCode?: string },
+  probes: [] as { command: string; args: string[] }[],
 };
+
+const PROBE_OK = { stdout: 'python 3.11.7 /usr/bin/python3\nmodule /site/albedo_skills_ls/__init__.py\n', stderr: '' };
 
 function reset(): void {
   state.settings = {};
@@ -46,12 +53,16 @@ function reset(): void {
   state.clients = [];
   state.python = undefined;
   state.startError = undefined;
+  state.probeAnswer = PROBE_OK;
+  state.probes = [];
+  fakeVscode.env.remoteName = undefined;
   state.reloadAnswer = { skills: 2, diagnostics: 1, added: ['demo'], removed: [], changed: [] };
 }
 
 const disposable = { dispose() {} };
 
 const fakeVscode = {
+  env: { remoteName: undefined as string | undefined },
   window: {
     createOutputChannel(name: string, options: unknown) {
       state.channels.push({ name, options });
@@ -68,7 +79,7 @@ const fakeVscode = {
     },
     getConfiguration(section: string) {
       assert.equal(section, 'albedoSkills');
-      return { get: (key: string) => state.settings[key] };
+      return { get: (key: string) => state.settings[key], inspect: (key: string) => ({ key, globalValue: state.settings[key] }) };
     },
     createFileSystemWatcher(glob: string) {
       state.watchers.push(glob);
@@ -136,6 +147,8 @@ class FakeLanguageClient {
 
 const fakeClientModule = {
   LanguageClient: FakeLanguageClient,
+  CloseAction: { DoNotRestart: 1, Restart: 2 },
+  ErrorAction: { Continue: 1, Shutdown: 2 },
   ExecuteCommandRequest: { type: { method: 'workspace/executeCommand' } },
   RevealOutputChannelOn: { Debug: 0, Info: 1, Warn: 2, Error: 3, Never: 4 },
 };
@@ -173,10 +186,16 @@ async function until(condition: () => boolean, ms = 3000): Promise<void> {
  */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The interpreter probe, answered from `state` (no Python runs in these tests). */
+const fakeProbe = async (command: string, args: string[]) => {
+  state.probes.push({ command, args });
+  return state.probeAnswer;
+};
+
 /** Activate with hand-driven timers: no restart debounce fires until the test advances them. */
 function activate(): FakeTimers {
   const timers = fakeTimers();
-  extension.activate(context, timers);
+  extension.activate(context, timers, fakeProbe);
   return timers;
 }
 
@@ -393,5 +412,90 @@ describe('extension wiring (fake vscode)', () => {
     await until(() => state.clients.length === 1);
     await extension.deactivate();
     assert.equal(state.clients[0].disposed, true);
+  });
+});
+
+describe('starting the server: bundle, probe, failures and crashes (fake vscode)', () => {
+  beforeEach(() => reset());
+  afterEach(async () => {
+    await extension.deactivate();
+    for (const item of subscriptions.splice(0)) {
+      item.dispose();
+    }
+  });
+
+  const errors = () => state.messages.filter((message) => message.kind === 'error');
+
+  it('explains an interpreter without the package in one notification, with the setting and its scope, and starts nothing', async () => {
+    state.settings = { 'server.pythonPath': '/usr/bin/python3', 'server.importStrategy': 'fromEnvironment' };
+    state.probeAnswer = { stdout: "python 3.12.1 /usr/bin/python3\nimport-error ModuleNotFoundError: No module named 'albedo_skills_ls'\n", stderr: '' };
+    fakeVscode.env.remoteName = 'ssh-remote';
+    const timers = activate();
+    await until(() => state.messages.length > 0);
+    timers.advance(10 * extension.RESTART_DELAY_MS);
+    await settle();
+    assert.deepEqual(state.probes.map((probe) => probe.command), ['/usr/bin/python3']);
+    assert.equal(state.clients.length, 0, 'no client, so no client retries');
+    assert.equal(state.messages.length, 1, JSON.stringify(state.messages));
+    const [message] = errors();
+    assert.match(message.text, /No module named 'albedo_skills_ls'/);
+    assert.match(message.text, /albedoSkills\.server\.pythonPath \(your Remote \[ssh-remote\] settings\)/);
+    assert.equal(timers.scheduled, 0);
+  });
+
+  it('runs the bundled server with python3 when the extension carries one, probing it isolated', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'albedo-ext-'));
+    mkdirSync(path.join(root, 'bundled', 'tool'), { recursive: true });
+    writeFileSync(path.join(root, 'bundled', 'tool', 'launch.py'), '');
+    mkdirSync(path.join(root, 'bundled', 'libs', 'albedo_skills_ls'), { recursive: true });
+    try {
+      extension.activate({ subscriptions, extensionPath: root } as unknown as import('vscode').ExtensionContext, fakeTimers(), fakeProbe);
+      await until(() => state.clients.length === 1);
+      const launcher = path.join(root, 'bundled', 'tool', 'launch.py');
+      assert.equal(state.clients[0].serverOptions.command, 'python3');
+      assert.deepEqual(state.clients[0].serverOptions.args, ['-I', '-X', 'utf8', launcher]);
+      assert.deepEqual(state.probes[0].args.at(0), '-I');
+      assert.equal(state.probes[0].args.at(-1), path.join(root, 'bundled', 'libs'));
+      assert.ok(state.logs.some((entry) => entry.text === `Server command: python3 -I -X utf8 ${launcher} (from default-python, bundled server)`));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('does not restart a server that failed to start', async () => {
+    state.startError = new Error('Pending response rejected since connection got disposed');
+    const timers = activate();
+    await until(() => state.messages.length > 0);
+    const closed = await state.clients[0].clientOptions.errorHandler.closed();
+    assert.deepEqual(closed, { action: 1, handled: true });
+    timers.advance(10 * extension.RESTART_DELAY_MS);
+    await settle();
+    assert.equal(state.clients.length, 1);
+    assert.equal(state.messages.length, 1);
+  });
+
+  it('restarts after a crash with a growing wait, and says so once', async () => {
+    const timers = activate();
+    await until(() => state.clients.length === 1);
+    const crash = async (index: number) => state.clients[index].clientOptions.errorHandler.closed();
+
+    assert.deepEqual(await crash(0), { action: 1, handled: true }, 'never the client’s own restart');
+    timers.advance(999);
+    await settle();
+    assert.equal(state.clients.length, 1);
+    timers.advance(1);
+    await until(() => state.clients.length === 2);
+
+    await crash(1);
+    timers.advance(1999);
+    await settle();
+    assert.equal(state.clients.length, 2, 'the second crash in a row waits twice as long');
+    timers.advance(1);
+    await until(() => state.clients.length === 3);
+
+    const warnings = state.messages.filter((message) => message.kind === 'warning');
+    assert.equal(warnings.length, 1, JSON.stringify(state.messages));
+    assert.match(warnings[0].text, /stopped unexpectedly.*restarted after 1 s/);
+    assert.deepEqual(starts(), ['activation', 'after a crash', 'after a crash']);
   });
 });
