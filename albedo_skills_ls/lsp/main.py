@@ -22,6 +22,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+class CancelsAtDebug(logging.Filter):
+    """pygls logs a `$/cancelRequest` for a request already answered as a warning, and a cancelled one as
+    information; editors cancel requests all the time while the user types, so both are debug records."""
+
+    MESSAGES = ("Cancel notification for unknown message id", "Cancelled request with id")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.DEBUG and isinstance(record.msg, str) and record.msg.startswith(self.MESSAGES):
+            if not logging.getLogger(record.name).isEnabledFor(logging.DEBUG):
+                return False
+            record.levelno, record.levelname = logging.DEBUG, logging.getLevelName(logging.DEBUG)
+        return True
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
@@ -30,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=level, handlers=[handler])
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(CancelsAtDebug())
 
     # lsprotocol defines thousands of classes: a full garbage collection triggered while they import costs
     # more than our own modules do. Collect nothing during start-up, then freeze what was built so later
