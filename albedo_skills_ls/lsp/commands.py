@@ -9,7 +9,6 @@ requests. The server keeps serving after any of them.
 from __future__ import annotations
 
 import functools
-import os
 from typing import Any, Callable
 
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
@@ -90,7 +89,7 @@ def register(server: AlbedoLanguageServer) -> None:
     def skills_resources(ls: AlbedoLanguageServer, *args: Any) -> dict[str, Any]:
         (name,) = _arguments(args, ("name",), 1)
         skill = _find_skill(ls, name)
-        return resources.list_resources(skill.name, os.path.dirname(skill.path))
+        return resources.list_resources(skill.name, skill.folder, discovery_root=skill.root)
 
     @server.command("skills.read")
     @_route
@@ -99,10 +98,11 @@ def register(server: AlbedoLanguageServer) -> None:
         skill = _find_skill(ls, name)
         return resources.read_resource(
             skill.name,
-            os.path.dirname(skill.path),
+            skill.folder,
             "SKILL.md" if resource is None else resource,
             0 if offset is None else offset,
             limits.DEFAULT_READ_LIMIT if limit is None else limit,
+            discovery_root=skill.root,
         )
 
     @server.command("skills.reload")

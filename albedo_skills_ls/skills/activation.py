@@ -11,6 +11,7 @@ import json
 import os
 from typing import Any, Callable
 
+from .confinement import confined_folder
 from .discovery import SKILL_FILE, read_skill_bytes
 from .errors import InvalidArguments, Refused
 from .frontmatter import read_text
@@ -162,9 +163,10 @@ def invoke_builtin(
 
 
 def reread(skill: Skill) -> str:
-    """The skill's body, after checking that its identity still matches the snapshot."""
-    folder = os.path.dirname(skill.path)
-    data, _info, problem = read_skill_bytes(skill.path, folder)
+    """The skill's body, after checking that its folder still resolves inside its skills root and that its
+    identity still matches the snapshot."""
+    folder = confined_folder(skill.folder, skill.root)[1]
+    data, _info, problem = read_skill_bytes(os.path.join(folder, SKILL_FILE), folder)
     stale = (
         f"skill `{skill.name}` changed on disk since the catalog was built ({{why}}): "
         "run skills.reload (or `/reload session`) and try again"
@@ -172,7 +174,7 @@ def reread(skill: Skill) -> str:
     if data is None:
         raise Refused(stale.format(why=problem.message if problem else "it is gone"))
     text = read_text(data, skill.path)
-    parsed = check_frontmatter(text, skill.path, os.path.basename(folder))
+    parsed = check_frontmatter(text, skill.path, os.path.basename(skill.folder))
     if not parsed.valid:
         raise Refused(stale.format(why=f"{SKILL_FILE} is now invalid"))
     if parsed.name != skill.name:

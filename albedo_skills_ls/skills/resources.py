@@ -1,12 +1,15 @@
 """`skills.resources` and `skills.read`: list and page through the files beneath one skill's folder.
 
-Both functions take the skill's folder (the directory holding its `SKILL.md`) from the caller, which has
-already looked the skill up in the catalog. Everything here is plain Python: stat, lstat, scandir and one
+Both functions take the skill's folder (the directory holding its `SKILL.md`) and its discovery root from
+the caller, which has already looked the skill up in the catalog; neither trusts that lookup as proof of a
+path (decisions.md section 8, confinement.py). Everything here is plain Python: stat, lstat, scandir and one
 read of one regular file. Nothing is executed, imported, fetched or written (spec "Trust and execution").
 
 Safety rules shared by both functions:
-- The skill folder is resolved with `os.path.realpath` first; "inside the skill" always means inside that
-  resolved folder.
+- At every request the skill folder is resolved with `os.path.realpath` and must lie strictly inside its
+  resolved discovery root; "inside the skill" always means inside that resolved folder. Each folder the
+  listing walks is re-resolved just before it is scanned, and a read opens its file from the resolved
+  root down without following links.
 - A link may point anywhere inside the skill folder. A link that resolves outside it is never followed:
   listing reports it (`symlink-escape`), reading refuses it.
 - Only regular files are resources. FIFOs, sockets and devices are reported, never opened.
@@ -32,6 +35,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from .confinement import confined_folder, open_beneath
+from .discovery import is_within
 from .errors import InvalidArguments, Refused
 from .limits import (
     DEFAULT_READ_LIMIT,
@@ -67,12 +72,6 @@ def _require_count(what: str, value: object) -> int:
     return value
 
 
-def _inside(path: str, root: str) -> bool:
-    """True when the resolved `path` is `root` or beneath it (both already resolved)."""
-    prefix = root if root.endswith("/") else root + "/"
-    return path == root or path.startswith(prefix)
-
-
 def _kind(mode: int) -> str:
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
@@ -92,8 +91,10 @@ def _printable(name: str) -> str:
     return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
-def _resolve_root(skill_root: str) -> str:
-    root = os.path.realpath(_require_str("skill_root", skill_root))
+def _resolve_root(skill_root: str, discovery_root: str) -> tuple[str, str]:
+    """(resolved discovery root, resolved skill folder), the folder re-confined inside the root now."""
+    _require_str("skill_root", skill_root)
+    real_root, root = confined_folder(skill_root, _require_str("discovery_root", discovery_root))
     try:
         st = os.stat(root)
     except OSError as exc:
@@ -102,7 +103,7 @@ def _resolve_root(skill_root: str) -> str:
         ) from None
     if not stat.S_ISDIR(st.st_mode):
         raise Refused(f"the skill folder {root} is not a folder any more; reload the catalog with skills.reload")
-    return root
+    return real_root, root
 
 
 # ------------------------------------------------------------------------------------- skills.resources
@@ -160,6 +161,15 @@ class _Walk:
             )
 
     def _scan(self, folder: _Dir) -> None:
+        # The entry was examined earlier in the walk; it may have been swapped for a link since.
+        target = os.path.realpath(folder.path)
+        if not is_within(target, self.root):
+            self._warn(
+                folder.path,
+                "symlink-escape",
+                f"the folder {folder.rel or '.'} now resolves outside the skill folder (to {target}); not listed",
+            )
+            return
         try:
             st = os.stat(folder.path)
         except OSError as exc:
@@ -226,7 +236,7 @@ class _Walk:
         # Escape first: realpath needs no target to exist, and a link leaving the skill is the finding
         # that matters whatever it points at (even nothing).
         target = os.path.realpath(path)
-        if not _inside(target, self.root):
+        if not is_within(target, self.root):
             self._warn(
                 path,
                 "symlink-escape",
@@ -305,8 +315,11 @@ class _Walk:
         self.diagnostics.append(Diagnostic(path=path, code=code, severity=WARNING, message=message))
 
 
-def list_resources(name: str, skill_root: str) -> dict[str, Any]:
+def list_resources(name: str, skill_root: str, *, discovery_root: str) -> dict[str, Any]:
     """List the regular files beneath one skill's folder, without opening any of them.
+
+    `discovery_root` is the skills root the folder was discovered in: the folder must still resolve
+    strictly inside it now (Refused otherwise), whatever the snapshot said.
 
     Returns `{"name", "resources", "diagnostics", "truncated"}`:
     - `resources`: relative POSIX paths of every regular file found (after following links that stay
@@ -334,7 +347,7 @@ def list_resources(name: str, skill_root: str) -> dict[str, Any]:
     same on every run.
     """
     _require_str("name", name)
-    root = _resolve_root(skill_root)
+    root = _resolve_root(skill_root, discovery_root)[1]
     walk = _Walk(root)
     walk.run()
     diagnostics = sorted(walk.diagnostics, key=lambda d: d.sort_key)
@@ -373,36 +386,27 @@ def _normalize(resource: str) -> str:
     return "/".join(parts)
 
 
-def _open_regular(path: str, shown: str, expected: os.stat_result | None = None) -> tuple[int, os.stat_result]:
-    """Open `path` for reading and confirm on the open descriptor that it is a regular file.
-
-    O_NONBLOCK: if the path became a FIFO since it was checked, opening it does not wait for a writer.
-    O_NOFOLLOW: `path` is already resolved; if it became a link since, refuse rather than follow it.
-    With `expected`, the open file must be the same (device, inode) that was checked before opening.
-    """
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise Refused(
-            f"the resource {shown} cannot be opened ({exc.strerror}); list the resources with skills.resources"
-        ) from None
+def _open_checked(real_root: str, real: str, shown: str, expected: os.stat_result) -> int:
+    """Open the checked file `real` beneath the resolved discovery root without following any link, and
+    confirm on the open descriptor that it is the regular file that was checked (same device and inode)."""
+    fd = open_beneath(real_root, real, shown)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise Refused(f"the resource {shown} is {_kind(st.st_mode)}; only regular files can be read")
-        if expected is not None and (st.st_dev, st.st_ino) != (expected.st_dev, expected.st_ino):
+        if (st.st_dev, st.st_ino) != (expected.st_dev, expected.st_ino):
             raise Refused(f"the resource {shown} changed while it was being opened; read it again")
     except BaseException:
         os.close(fd)
         raise
-    return fd, st
+    return fd
 
 
-def _load(root: str, rel: str) -> bytes:
-    """The whole resource `rel` (already normalized), after every safety check."""
+def _load(real_root: str, root: str, rel: str) -> bytes:
+    """The whole resource `rel` (already normalized) of the resolved skill folder `root`, after every safety
+    check; `real_root` is its resolved discovery root, from which the file is opened."""
     real = os.path.realpath(os.path.join(root, rel))
-    if not _inside(real, root):
+    if not is_within(real, root):
         raise Refused(
             f"the resource {rel} resolves outside the skill folder; only files inside it can be read "
             "(list them with skills.resources)"
@@ -427,7 +431,7 @@ def _load(root: str, rel: str) -> bytes:
             f"limit ({MAX_RESOURCE_BYTES} bytes) for skills.read"
         )
 
-    fd, _ = _open_regular(real, rel, st)
+    fd = _open_checked(real_root, real, rel, st)
     try:
         chunks: list[bytes] = []
         total = 0
@@ -458,8 +462,15 @@ def read_resource(
     resource: str = "SKILL.md",
     offset: int = 0,
     limit: int = DEFAULT_READ_LIMIT,
+    *,
+    discovery_root: str,
 ) -> dict[str, Any]:
     """Read one page of one regular file beneath the skill folder.
+
+    `discovery_root` is the skills root the folder was discovered in. At the time of the request the
+    folder must resolve strictly inside it and the resource inside the folder, and the file is opened from
+    the resolved root down without following any link (confinement.py), so a folder or path swapped for a
+    link after discovery is refused rather than read.
 
     Returns `{"name", "resource", "offset", "size", "next_offset", "truncated", "encoding", "content"}`;
     `resource` is the normalized relative path (`./a//b.md` -> `a/b.md`), `size` the whole file's bytes.
@@ -488,8 +499,8 @@ def read_resource(
     offset = _require_count("offset", offset)
     limit = min(_require_count("limit", limit), MAX_READ_LIMIT)
     rel = _normalize(resource)
-    root = _resolve_root(skill_root)
-    data = _load(root, rel)
+    real_root, root = _resolve_root(skill_root, discovery_root)
+    data = _load(real_root, root, rel)
     size = len(data)
     if offset > size:
         raise InvalidArguments(f"offset {offset} is past the end (size {size}); the last page ends at {size}")

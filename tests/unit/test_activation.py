@@ -780,17 +780,18 @@ def test_a_full_round_writes_nothing(layout: Layout, tmp_path: Path) -> None:
     invoke(catalog, "/reload", "session", reload=session.reload)
     for skill in session.snapshot.skills:
         folder = os.path.dirname(skill.path)
-        listed = list_resources(skill.name, folder)
+        listed = list_resources(skill.name, folder, discovery_root=skill.root)
         for resource in listed["resources"]:
             offset = 0
             while True:
-                page = read_resource(skill.name, folder, resource, offset, 64)
+                page = read_resource(skill.name, folder, resource, offset, 64, discovery_root=skill.root)
                 if not page["truncated"]:
                     break
                 offset = page["next_offset"]
-    assert "scripts/run.py" in list_resources("demo", str(paths["demo"].parent))["resources"]
+    demo, demo_root = str(paths["demo"].parent), str(paths["demo"].parent.parent)
+    assert "scripts/run.py" in list_resources("demo", demo, discovery_root=demo_root)["resources"]
     with pytest.raises(Refused):
-        read_resource("demo", str(paths["demo"].parent), "../../x")
+        read_resource("demo", demo, "../../x", discovery_root=demo_root)
     with pytest.raises(Refused):
         invoke(catalog, "/nope")
 

@@ -26,7 +26,6 @@ from albedo_skills_ls.skills.limits import (
     MAX_RESOURCE_ENTRIES,
     MAX_RESOURCE_FILES,
 )
-from albedo_skills_ls.skills.resources import list_resources, read_resource
 
 SKILL_MD = b"---\nname: demo\ndescription: A demo skill.\n---\n# Demo\n"
 LIST_KEYS = {"name", "resources", "diagnostics", "truncated"}
@@ -34,6 +33,19 @@ READ_KEYS = {"name", "resource", "offset", "size", "next_offset", "truncated", "
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+
+
+def _discovery_root(folder):
+    """`make_skill` puts a skill folder directly in the folder standing for its skills root."""
+    return os.path.dirname(folder) if isinstance(folder, str) else folder
+
+
+def list_resources(name, folder):
+    return resources.list_resources(name, folder, discovery_root=_discovery_root(folder))
+
+
+def read_resource(name, folder, *args):
+    return resources.read_resource(name, folder, *args, discovery_root=_discovery_root(folder))
 
 
 def make_skill(base: Path, name: str = "demo", skill_md: bytes = SKILL_MD) -> Path:
@@ -746,20 +758,20 @@ def test_open_is_non_blocking_and_rechecks_the_opened_file(tmp_path):
     # returns at once (O_NONBLOCK) and the descriptor's fstat refuses it.
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
+    base = os.path.realpath(tmp_path)
     with pytest.raises(Refused, match="FIFO"):
-        resources._open_regular(str(fifo), "fifo")
+        resources._open_checked(base, str(fifo), "fifo", os.stat(fifo))
     # A file replaced between stat and open (different inode) is refused too.
     a = write(tmp_path / "a", b"a")
     b = write(tmp_path / "b", b"b")
     with pytest.raises(Refused, match="changed"):
-        resources._open_regular(str(b), "b", os.stat(a))
+        resources._open_checked(base, str(b), "b", os.stat(a))
     # ...and a link swapped in for a resolved path is not followed.
     os.symlink(a, tmp_path / "link")
-    with pytest.raises(Refused, match="cannot be opened"):
-        resources._open_regular(str(tmp_path / "link"), "link")
-    fd, st_ = resources._open_regular(str(a), "a", os.stat(a))
+    with pytest.raises(Refused, match="changed"):
+        resources._open_checked(base, str(tmp_path / "link"), "link", os.stat(a))
+    fd = resources._open_checked(base, str(a), "a", os.stat(a))
     os.close(fd)
-    assert st_.st_size == 1
 
 
 # ------------------------------------------------------------------------------------------- properties

@@ -97,7 +97,7 @@ def run_resources(args: argparse.Namespace) -> int:
     from ...skills.resources import list_resources
 
     skill = catalog_skill(args)
-    print_json(list_resources(skill.name, os.path.dirname(skill.path)))
+    print_json(list_resources(skill.name, skill.folder, discovery_root=skill.root))
     return EXIT_OK
 
 
@@ -122,5 +122,7 @@ def run_read(args: argparse.Namespace) -> int:
     from ...skills.resources import read_resource
 
     skill = catalog_skill(args)
-    print_json(read_resource(skill.name, os.path.dirname(skill.path), args.resource, args.offset, args.limit))
+    print_json(
+        read_resource(skill.name, skill.folder, args.resource, args.offset, args.limit, discovery_root=skill.root)
+    )
     return EXIT_OK
