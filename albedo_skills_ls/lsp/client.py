@@ -1,0 +1,67 @@
+"""What the client can do, resolved once at `initialize` from its nested `ClientCapabilities`.
+
+Handlers read `ls.client.snippets` rather than walking `capabilities.text_document.completion...` with a
+`None` check at every level: each capability the server acts on is named here once, with the rule that
+decides it. Before `initialize` (and for a client that declares nothing) every feature is off and positions
+are UTF-16, the protocol's defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lsprotocol import types
+from pygls.capabilities import ServerCapabilitiesBuilder
+
+
+@dataclass(frozen=True)
+class ClientFeatures:
+    # diagnostics: pull only when the client can pull for unopened files too; otherwise everything is pushed
+    pull_diagnostics: bool = False
+    diagnostic_refresh: bool = False  # `workspace/diagnostic/refresh` after a reload
+    # completion and hover
+    snippets: bool = False
+    completion_markdown: bool = False  # completion item documentation rendered as Markdown
+    hover_markdown: bool = False
+    # other editor features
+    hierarchical_symbols: bool = False
+    versioned_edits: bool = False  # `WorkspaceEdit.documentChanges` (edits tied to the buffer's version)
+    link_tooltips: bool = False
+    # workspace
+    configuration: bool = False  # `workspace/configuration`
+    watcher_registration: bool = False  # dynamic registration of `workspace/didChangeWatchedFiles`
+    relative_watcher_patterns: bool = False
+    work_done_progress: bool = False  # server-initiated `window/workDoneProgress/create`
+    position_encoding: str = types.PositionEncodingKind.Utf16
+
+    @classmethod
+    def of(cls, capabilities: types.ClientCapabilities) -> ClientFeatures:
+        text_document = capabilities.text_document
+        workspace = capabilities.workspace
+        window = capabilities.window
+
+        completion = text_document.completion if text_document else None
+        item = completion.completion_item if completion else None
+        hover = text_document.hover if text_document else None
+        symbols = text_document.document_symbol if text_document else None
+        links = text_document.document_link if text_document else None
+        pulled = workspace.diagnostics if workspace else None
+        edit = workspace.workspace_edit if workspace else None
+        watched = workspace.did_change_watched_files if workspace else None
+
+        return cls(
+            pull_diagnostics=bool(text_document and text_document.diagnostic and pulled is not None),
+            diagnostic_refresh=bool(pulled and pulled.refresh_support),
+            snippets=bool(item and item.snippet_support),
+            completion_markdown=types.MarkupKind.Markdown in ((item and item.documentation_format) or ()),
+            hover_markdown=types.MarkupKind.Markdown in ((hover and hover.content_format) or ()),
+            hierarchical_symbols=bool(symbols and symbols.hierarchical_document_symbol_support),
+            versioned_edits=bool(edit and edit.document_changes),
+            link_tooltips=bool(links and links.tooltip_support),
+            configuration=bool(workspace and workspace.configuration),
+            watcher_registration=bool(watched and watched.dynamic_registration),
+            relative_watcher_patterns=bool(watched and watched.relative_pattern_support),
+            work_done_progress=bool(window and window.work_done_progress),
+            # the choice pygls made for its workspace, so our conversions and its documents agree
+            position_encoding=ServerCapabilitiesBuilder.choose_position_encoding(capabilities),
+        )

@@ -1,0 +1,148 @@
+"""`ClientFeatures.of`: the client's nested capabilities read once, from capability objects shaped like
+those real clients send (camelCase JSON, structured by lsprotocol as pygls does at `initialize`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from lsprotocol import converters, types
+
+from albedo_skills_ls.lsp.client import ClientFeatures
+
+CONVERTER = converters.get_converter()
+
+
+def features(capabilities: dict[str, Any]) -> ClientFeatures:
+    return ClientFeatures.of(CONVERTER.structure(capabilities, types.ClientCapabilities))
+
+
+# Neovim 0.7's built-in client (`vim.lsp.protocol.make_client_capabilities()`), the fields that matter here:
+# no configuration, no watchers, no links, no pull diagnostics, no position encodings.
+NEOVIM_07 = {
+    "window": {"workDoneProgress": True, "showDocument": {"support": False}},
+    "workspace": {"workspaceFolders": True, "applyEdit": True, "workspaceEdit": {"resourceOperations": ["rename"]}},
+    "textDocument": {
+        "synchronization": {"didSave": True, "willSave": False},
+        "completion": {"completionItem": {"snippetSupport": False, "documentationFormat": ["markdown", "plaintext"]}},
+        "hover": {"contentFormat": ["markdown", "plaintext"]},
+        "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
+        "publishDiagnostics": {"relatedInformation": True},
+    },
+}
+
+# A newer Neovim: UTF-8 preferred, watchers with relative patterns, configuration, and document pull
+# diagnostics without workspace pull (so it must still be pushed to).
+NEOVIM_010 = {
+    "general": {"positionEncodings": ["utf-8", "utf-16", "utf-32"]},
+    "window": {"workDoneProgress": True},
+    "workspace": {
+        "configuration": True,
+        "workspaceEdit": {"documentChanges": True},
+        "didChangeWatchedFiles": {"dynamicRegistration": True, "relativePatternSupport": True},
+    },
+    "textDocument": {
+        "completion": {"completionItem": {"snippetSupport": True, "documentationFormat": ["markdown", "plaintext"]}},
+        "hover": {"contentFormat": ["markdown", "plaintext"]},
+        "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
+        "diagnostic": {"dynamicRegistration": False},
+    },
+}
+
+# VS Code through vscode-languageclient: everything on, pull diagnostics for the workspace with refresh.
+VSCODE = {
+    "general": {"positionEncodings": ["utf-16"]},
+    "window": {"workDoneProgress": True, "showMessage": {}},
+    "workspace": {
+        "configuration": True,
+        "workspaceFolders": True,
+        "workspaceEdit": {"documentChanges": True, "resourceOperations": ["create", "rename", "delete"]},
+        "didChangeWatchedFiles": {"dynamicRegistration": True, "relativePatternSupport": True},
+        "diagnostics": {"refreshSupport": True},
+    },
+    "textDocument": {
+        "completion": {"completionItem": {"snippetSupport": True, "documentationFormat": ["markdown", "plaintext"]}},
+        "hover": {"contentFormat": ["markdown", "plaintext"]},
+        "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
+        "documentLink": {"tooltipSupport": True},
+        "diagnostic": {"dynamicRegistration": True, "relatedDocumentSupport": False},
+    },
+}
+
+
+def test_a_client_that_declares_nothing_gets_the_protocol_defaults():
+    assert features({}) == ClientFeatures()
+    assert ClientFeatures().position_encoding == types.PositionEncodingKind.Utf16
+    assert not any(value for name, value in vars(ClientFeatures()).items() if name != "position_encoding")
+
+
+def test_neovim_07():
+    assert features(NEOVIM_07) == ClientFeatures(
+        completion_markdown=True,
+        hover_markdown=True,
+        hierarchical_symbols=True,
+        work_done_progress=True,
+    )
+
+
+def test_newer_neovim_is_pushed_to_and_counts_in_utf8():
+    assert features(NEOVIM_010) == ClientFeatures(
+        snippets=True,
+        completion_markdown=True,
+        hover_markdown=True,
+        hierarchical_symbols=True,
+        versioned_edits=True,
+        configuration=True,
+        watcher_registration=True,
+        relative_watcher_patterns=True,
+        work_done_progress=True,
+        position_encoding=types.PositionEncodingKind.Utf8,
+    )
+
+
+def test_vscode_pulls_and_has_everything():
+    assert features(VSCODE) == ClientFeatures(
+        pull_diagnostics=True,
+        diagnostic_refresh=True,
+        snippets=True,
+        completion_markdown=True,
+        hover_markdown=True,
+        hierarchical_symbols=True,
+        versioned_edits=True,
+        link_tooltips=True,
+        configuration=True,
+        watcher_registration=True,
+        relative_watcher_patterns=True,
+        work_done_progress=True,
+        position_encoding=types.PositionEncodingKind.Utf16,
+    )
+
+
+def test_workspace_pull_alone_is_not_pull_and_refresh_needs_its_flag():
+    only_workspace = {"workspace": {"diagnostics": {"refreshSupport": True}}}
+    assert features(only_workspace).pull_diagnostics is False
+    no_refresh = {"textDocument": {"diagnostic": {}}, "workspace": {"diagnostics": {}}}
+    assert features(no_refresh) == ClientFeatures(pull_diagnostics=True)
+
+
+def test_markup_is_decided_per_feature():
+    hover_only = {"textDocument": {"hover": {"contentFormat": ["markdown"]}, "completion": {"completionItem": {
+        "documentationFormat": ["plaintext"]}}}}
+    assert features(hover_only) == ClientFeatures(hover_markdown=True)
+
+
+def test_the_first_encoding_the_client_prefers_wins_and_an_unknown_one_falls_back_to_utf16():
+    assert features({"general": {"positionEncodings": ["utf-32", "utf-8"]}}).position_encoding == "utf-32"
+    assert features({"general": {"positionEncodings": ["latin-1"]}}).position_encoding == "utf-16"
+
+
+def test_watchers_without_dynamic_registration_are_not_registered():
+    static = {"workspace": {"didChangeWatchedFiles": {"relativePatternSupport": True}}}
+    assert features(static) == ClientFeatures(relative_watcher_patterns=True)
+
+
+def test_the_value_is_frozen():
+    value = features(VSCODE)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        value.snippets = False  # type: ignore[misc]
