@@ -28,14 +28,8 @@ def _wants_quick_fixes(only: list[str] | None) -> bool:
     return not only or any(kind == QUICK_FIX or QUICK_FIX.startswith(f"{kind}.") for kind in only)
 
 
-def _versioned_edits(ls: AlbedoLanguageServer) -> bool:
-    workspace = ls.client_capabilities.workspace
-    edit = workspace.workspace_edit if workspace else None
-    return bool(edit and edit.document_changes)
-
-
 def _workspace_edit(ls: AlbedoLanguageServer, document: OpenDocument, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
-    if _versioned_edits(ls):
+    if ls.client.versioned_edits:
         return types.WorkspaceEdit(
             document_changes=[
                 types.TextDocumentEdit(

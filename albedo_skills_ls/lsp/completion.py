@@ -29,13 +29,6 @@ _KINDS = {
 }
 
 
-def snippet_support(ls: AlbedoLanguageServer) -> bool:
-    text_document = ls.client_capabilities.text_document
-    completion = text_document.completion if text_document else None
-    item = completion.completion_item if completion else None
-    return bool(item and item.snippet_support)
-
-
 def skill_items(
     ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position
 ) -> list[types.CompletionItem]:
@@ -46,7 +39,7 @@ def skill_items(
         document.character(position, ls.encoding),
         authoring.folder_name_of(document.path),
     )
-    snippets = snippet_support(ls)
+    snippets = ls.client.snippets
     lines = lines_of(document.text)
     items = []
     for index, suggestion in enumerate(suggestions):

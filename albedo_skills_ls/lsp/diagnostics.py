@@ -61,9 +61,8 @@ def register(server: AlbedoLanguageServer) -> None:
 
 
 def enable_pull_diagnostics(server: AlbedoLanguageServer) -> None:
-    """Registered from `initialize`, before capabilities are computed, only for clients that pull."""
-    server.pull_diagnostics = True
-
+    """Registered from `initialize`, before capabilities are computed, only for clients that pull
+    (`ClientFeatures.pull_diagnostics`)."""
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(

@@ -111,28 +111,10 @@ def isolated(handler: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
-def _formats(ls: Any, feature: str) -> list[str]:
-    text_document = ls.client_capabilities.text_document
-    if text_document is None:
-        return []
-    if feature == "hover":
-        hover = text_document.hover
-        return list(hover.content_format or []) if hover else []
-    completion = text_document.completion
-    item = completion.completion_item if completion else None
-    return list(item.documentation_format or []) if item else []
-
-
 def markup(ls: Any, markdown: str, feature: Literal["hover", "completion"]) -> types.MarkupContent:
     """Markdown when the client renders it for this feature, else the same text as plain text."""
-    kind = types.MarkupKind.Markdown if types.MarkupKind.Markdown in _formats(ls, feature) else types.MarkupKind.PlainText
-    return types.MarkupContent(kind=kind, value=markdown)
-
-
-def tooltip_support(ls: Any) -> bool:
-    text_document = ls.client_capabilities.text_document
-    links = text_document.document_link if text_document else None
-    return bool(links and links.tooltip_support)
+    renders = ls.client.hover_markdown if feature == "hover" else ls.client.completion_markdown
+    return types.MarkupContent(kind=types.MarkupKind.Markdown if renders else types.MarkupKind.PlainText, value=markdown)
 
 
 def fits_typed(candidate: str, typed: str) -> bool:

@@ -20,11 +20,9 @@ async def reregister_watchers(ls: AlbedoLanguageServer) -> None:
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: AlbedoLanguageServer, params: types.InitializeParams) -> None:
+        ls.take_client(params.capabilities)
         ls.apply_settings(settings_module.parse(settings_module.section_of(params.initialization_options)))
-        text_document = params.capabilities.text_document
-        workspace = params.capabilities.workspace
-        # Pull only when the client can pull for unopened files too; otherwise push everything.
-        if text_document and text_document.diagnostic and workspace and workspace.diagnostics is not None:
+        if ls.client.pull_diagnostics:
             enable_pull_diagnostics(ls)
 
     @server.feature(types.INITIALIZED)

@@ -12,7 +12,7 @@ from lsprotocol import types
 from ..skills import references
 from . import chat
 from .convert import path_to_uri
-from .documents import OpenDocument, isolated, open_document, tooltip_support
+from .documents import OpenDocument, isolated, open_document
 from .server import AlbedoLanguageServer
 
 
@@ -28,12 +28,11 @@ def register(server: AlbedoLanguageServer) -> None:
         document = open_document(ls, params.text_document.uri)
         if document is None or document.kind != "skill" or document.path is None:
             return []
-        tooltips = tooltip_support(ls)
         return [
             types.DocumentLink(
                 range=document.to_lsp(link.reference.range, ls.encoding),
                 target=path_to_uri(link.target),
-                tooltip=f"Open {link.reference.target}" if tooltips else None,
+                tooltip=f"Open {link.reference.target}" if ls.client.link_tooltips else None,
             )
             for link in _links(document)
         ]

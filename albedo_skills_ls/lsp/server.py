@@ -24,6 +24,7 @@ from ..skills.catalog import SkillsSession, check_buffer, placement
 from ..skills.discovery import SKILL_FILE, WORKSPACE_ROOTS, USER_ROOTS
 from ..skills.model import Catalog, Diagnostic
 from . import settings as settings_module
+from .client import ClientFeatures
 from .convert import LineSource, path_to_uri, to_lsp_diagnostic, uri_to_path
 from .settings import Settings
 
@@ -39,8 +40,8 @@ class AlbedoLanguageServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("albedo-skills-ls", __version__)
         self.settings = Settings()
+        self.client = ClientFeatures()  # until `initialize` says more: see `take_client`
         self.sessions: list[SkillsSession] = []
-        self.pull_diagnostics = False
         # push mode: what each URI last received, so only changes are sent and stale files are cleared
         self.published: dict[str, tuple[Diagnostic, ...]] = {}
         # pull mode: files whose last workspace report had diagnostics
@@ -50,15 +51,21 @@ class AlbedoLanguageServer(LanguageServer):
         self._watchers_registered = False
         self.ready = asyncio.Event()  # set once the first discovery finished (tests and requests wait on it)
 
-    # --- sessions ----------------------------------------------------------------------------------------
+    # --- the client --------------------------------------------------------------------------------------
 
-    @property
-    def capabilities(self) -> types.ClientCapabilities:
-        return self.client_capabilities
+    def take_client(self, capabilities: types.ClientCapabilities) -> None:
+        """`initialize`: what the client can do, read once; handlers read `self.client` from then on."""
+        self.client = ClientFeatures.of(capabilities)
 
     @property
     def encoding(self) -> str:
-        return self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        return self.client.position_encoding
+
+    @property
+    def pull_diagnostics(self) -> bool:
+        return self.client.pull_diagnostics
+
+    # --- sessions ----------------------------------------------------------------------------------------
 
     def folder_paths(self) -> list[str | None]:
         """Workspace folders in the client's order; with none, one session over the user roots alone."""
@@ -200,8 +207,7 @@ class AlbedoLanguageServer(LanguageServer):
         """After a reload or a settings change: push what changed (and clear what went), or ask pullers to
         pull; then announce `albedoSkills/catalogChanged`, after every diagnostic it implies was sent."""
         if self.pull_diagnostics:
-            workspace = self.capabilities.workspace
-            if workspace and workspace.diagnostics and workspace.diagnostics.refresh_support:
+            if self.client.diagnostic_refresh:
                 self.workspace_diagnostic_refresh(None)
         else:
             wanted = self.all_diagnostics()
@@ -265,8 +271,7 @@ class AlbedoLanguageServer(LanguageServer):
             self.refresh_diagnostics("settings")
 
     async def pull_configuration(self) -> None:
-        workspace = self.capabilities.workspace
-        if not (workspace and workspace.configuration):
+        if not self.client.configuration:
             return
         try:
             result = await self.workspace_configuration_async(
@@ -282,9 +287,7 @@ class AlbedoLanguageServer(LanguageServer):
 
     def watcher_globs(self) -> list[types.FileSystemWatcher]:
         """Watch the five roots (user roots too) for any change below them."""
-        workspace = self.capabilities.workspace
-        watched = workspace.did_change_watched_files if workspace else None
-        relative = bool(watched and watched.relative_pattern_support)
+        relative = self.client.relative_watcher_patterns
         bases: list[tuple[str, str]] = []
         for session in self.sessions:
             if session.workspace:
@@ -302,9 +305,7 @@ class AlbedoLanguageServer(LanguageServer):
         return watchers
 
     async def register_watchers(self) -> None:
-        workspace = self.capabilities.workspace
-        watched = workspace.did_change_watched_files if workspace else None
-        if not (watched and watched.dynamic_registration):
+        if not self.client.watcher_registration:
             return
         if self._watchers_registered:
             await self.client_unregister_capability_async(
@@ -337,9 +338,8 @@ class AlbedoLanguageServer(LanguageServer):
         """`initialized`: settings, discovery for every session (with progress), diagnostics, watchers."""
         await self.pull_configuration()
         self.rebuild_sessions()
-        window = self.capabilities.window
         token: str | None = None
-        if window and window.work_done_progress:
+        if self.client.work_done_progress:
             token = str(uuid.uuid4())
             try:
                 await self.work_done_progress.create_async(token)

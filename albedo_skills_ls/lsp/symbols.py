@@ -14,12 +14,6 @@ from .server import AlbedoLanguageServer
 _KINDS = {"field": types.SymbolKind.Property, "heading": types.SymbolKind.String}
 
 
-def _hierarchical(ls: AlbedoLanguageServer) -> bool:
-    text_document = ls.client_capabilities.text_document
-    symbols = text_document.document_symbol if text_document else None
-    return bool(symbols and symbols.hierarchical_document_symbol_support)
-
-
 def _symbol(ls: AlbedoLanguageServer, document: OpenDocument, item: authoring.OutlineItem) -> types.DocumentSymbol:
     return types.DocumentSymbol(
         name=item.name,
@@ -58,6 +52,6 @@ def register(server: AlbedoLanguageServer) -> None:
         if document is None or document.kind != "skill":
             return []
         items = authoring.outline(document.text, document.path or document.uri)
-        if _hierarchical(ls):
+        if ls.client.hierarchical_symbols:
             return [_symbol(ls, document, item) for item in items]
         return _flat(ls, document, items)
