@@ -575,7 +575,7 @@ def completion_builder(tree: generate.Tree) -> tuple[list[tuple[str, Callable[[]
     try:
         from lsprotocol import types
 
-        from albedo_skills_ls.lsp.server import create_server
+        from albedo_skills_ls.lsp.app import create_server
 
         server = create_server()
         server.protocol.writer = None  # nothing is sent: no client here

@@ -1,11 +1,12 @@
-"""The language server: translation of engine values to LSP, one module per feature group.
+"""The language server: translation of engine values to LSP, in three layers (see ARCHITECTURE.md).
 
-- `server`: the `LanguageServer` subclass (sessions, settings, reloads, diagnostics delivery)
-- `lifecycle`: initialize/initialized, folders, configuration, watched files
-- `diagnostics`: document sync, live checks, pull diagnostics
-- `commands`: `workspace/executeCommand` routes
-- `completion`, `hover`, `actions`, `links`, `symbols`: editor features
-- `chat`: chat buffers (slash completion, hover, definition, `unknown-command`); `documents`: open buffers by
-  URI, their kind (SKILL.md or chat) and positions in engine units
-- `convert`: URIs and positions; `settings`: the `albedoSkills` settings; `main`: the console script
+- core, imports no feature: `server` (the `LanguageServer` subclass: sessions, settings, reloads,
+  diagnostics delivery, watchers, start-up), `client` (what the client can do, resolved once at
+  `initialize`), `documents` (open buffers by URI, their kind decided in one place, positions in engine
+  units), `convert` (URIs and positions), `settings` (the `albedoSkills` settings)
+- features, each exposing `register(server)`: `lifecycle` (initialize/initialized, folders, configuration,
+  watched files), `diagnostics` (document sync, pull diagnostics), `commands` (`workspace/executeCommand`),
+  `completion`, `hover`, `actions`, `links`, `symbols`; `chat` holds the chat-buffer side of completion,
+  hover and definition
+- assembly: `app` (`create_server()`: the core with every feature registered), `main` (the console script)
 """

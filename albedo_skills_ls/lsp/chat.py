@@ -1,7 +1,9 @@
-"""Chat buffers: slash-command completion, hover, go to definition and `unknown-command` diagnostics.
+"""Chat buffers: slash-command completion, hover and go to definition (their `unknown-command` diagnostics
+are the server core's, like every document's).
 
 A chat buffer is an open document whose language id is in `albedoSkills.chat.languageIds` or whose file
-name matches one of `albedoSkills.chat.filePatterns` (fnmatch on the base name); a `SKILL.md` never is.
+name matches one of `albedoSkills.chat.filePatterns` (fnmatch on the base name); a `SKILL.md` never is
+(`documents.kind_of` decides).
 It uses the session of the workspace folder that contains it, else the first one (decisions.md section 6).
 What a `/command` is, and what it names, is decided by the engine (`skills.slash`); this module translates.
 """
@@ -14,30 +16,14 @@ from lsprotocol import types
 from ..skills import authoring, slash
 from ..skills.activation import command_catalog
 from ..skills.discovery import read_skill_text
-from ..skills.model import FILE_START, Catalog, Diagnostic
+from ..skills.model import FILE_START, Catalog
 from .convert import LineSource, path_to_uri, to_lsp_range
-from .documents import OpenDocument, fits_typed, markup, open_document
+from .documents import OpenDocument, fits_typed, markup
 from .server import AlbedoLanguageServer
-
-
-def is_chat_document(ls: AlbedoLanguageServer, uri: str) -> bool:
-    document = open_document(ls, uri)
-    return document is not None and document.kind == "chat"
-
-
-def is_chat_path(ls: AlbedoLanguageServer, path: str) -> bool:
-    return is_chat_document(ls, path_to_uri(path))
 
 
 def catalog_for(ls: AlbedoLanguageServer, document: OpenDocument) -> Catalog:
     return ls.session_for(document.path).snapshot
-
-
-def chat_diagnostics(ls: AlbedoLanguageServer, path: str, text: str) -> tuple[Diagnostic, ...]:
-    """`unknown-command` findings of an open chat buffer, against its session's current snapshot."""
-    if not ls.settings.enable:
-        return ()
-    return slash.check_chat(ls.session_for(path).snapshot, path, text)
 
 
 def completion_items(

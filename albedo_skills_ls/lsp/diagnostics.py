@@ -6,29 +6,24 @@ Push clients get `textDocument/publishDiagnostics` (with the buffer's version); 
 
 from __future__ import annotations
 
-import os
-
 from lsprotocol import types
 
-from ..skills.discovery import SKILL_FILE
-from .chat import is_chat_document
 from .convert import path_to_uri, uri_to_path
+from .documents import is_skill_file, open_document
 from .server import AlbedoLanguageServer
 
 DIAGNOSTIC_IDENTIFIER = "albedo-skills"
 
 
 def _skill_path(uri: str) -> str | None:
-    path = uri_to_path(uri)
-    return path if path and os.path.basename(path) == SKILL_FILE else None
+    """A `SKILL.md` file, open or (at save and close) not."""
+    return uri_to_path(uri) if is_skill_file(uri) else None
 
 
 def _checked_path(ls: AlbedoLanguageServer, uri: str) -> str | None:
     """An open `SKILL.md` or chat buffer (a file): the documents checked live."""
-    path = _skill_path(uri)
-    if path is None and is_chat_document(ls, uri):
-        path = uri_to_path(uri)
-    return path
+    document = open_document(ls, uri)
+    return document.path if document is not None and document.kind is not None else None
 
 
 def register(server: AlbedoLanguageServer) -> None:

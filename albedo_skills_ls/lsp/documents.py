@@ -1,5 +1,8 @@
 """Open documents as the feature modules need them: found by URI, classified, positions in engine units.
 
+Part of the server core (it imports no feature module). `kind_of` is the one place that decides whether a
+document is a `SKILL.md`, a chat buffer or neither; the server core and every feature ask it.
+
 Every editor feature (completion, hover, actions, links, symbols) starts the same way: find the open
 buffer, decide whether it is a `SKILL.md` or a chat buffer, and turn the client's position (UTF-16 by
 default) into the engine's code-point position. Errors inside a feature are logged and answered with an
@@ -22,6 +25,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from ..skills.discovery import SKILL_FILE
 from ..skills.frontmatter import lines_of
 from .convert import LineSource, from_client_character, to_lsp_range, uri_to_path
+from .settings import Settings
 
 log = logging.getLogger("albedo_skills_ls")
 
@@ -60,19 +64,28 @@ def base_name(uri: str) -> str:
     return unquote(uri).rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
 
 
+# `ls` is the `AlbedoLanguageServer` in this module's functions, typed `Any` because the server core imports
+# this module (naming the class here would be an import cycle).
+
+
 def _document(ls: Any, uri: str) -> Any:
     # pygls keys its documents by the percent-decoded URI
     return ls.workspace.text_documents.get(unquote(uri))
 
 
-def kind_of(ls: Any, uri: str, language_id: str | None) -> Kind | None:
-    """`skill` for a document named SKILL.md, `chat` for one the chat settings select, else None."""
-    name = base_name(uri)
-    if name == SKILL_FILE:
+def is_skill_file(uri: str) -> bool:
+    """A document named `SKILL.md`, open or not: its name alone decides."""
+    return base_name(uri) == SKILL_FILE
+
+
+def kind_of(uri: str, language_id: str | None, settings: Settings) -> Kind | None:
+    """The one place a document is classified: `skill` for a document named SKILL.md (whatever the chat
+    settings say), `chat` for one the chat settings select by language id or file name, else None."""
+    if is_skill_file(uri):
         return "skill"
-    settings = ls.settings
     if language_id is not None and language_id in settings.chat_language_ids:
         return "chat"
+    name = base_name(uri)
     if any(fnmatch.fnmatch(name, pattern) for pattern in settings.chat_file_patterns):
         return "chat"
     return None
@@ -87,7 +100,7 @@ def open_document(ls: Any, uri: str) -> OpenDocument | None:
         return None
     language_id = getattr(document, "language_id", None)
     return OpenDocument(
-        uri, uri_to_path(uri), document.source, document.version, language_id, kind_of(ls, uri, language_id)
+        uri, uri_to_path(uri), document.source, document.version, language_id, kind_of(uri, language_id, ls.settings)
     )
 
 
@@ -114,7 +127,8 @@ def isolated(handler: Callable[..., Any]) -> Callable[..., Any]:
 def markup(ls: Any, markdown: str, feature: Literal["hover", "completion"]) -> types.MarkupContent:
     """Markdown when the client renders it for this feature, else the same text as plain text."""
     renders = ls.client.hover_markdown if feature == "hover" else ls.client.completion_markdown
-    return types.MarkupContent(kind=types.MarkupKind.Markdown if renders else types.MarkupKind.PlainText, value=markdown)
+    kind = types.MarkupKind.Markdown if renders else types.MarkupKind.PlainText
+    return types.MarkupContent(kind=kind, value=markdown)
 
 
 def fits_typed(candidate: str, typed: str) -> bool:

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     # more than our own modules do. Collect nothing during start-up, then freeze what was built so later
     # collections skip it (see benchmarks/: start to `initialize` result).
     gc.disable()
-    from .server import create_server  # imported late: --version and --help stay instant
+    from .app import create_server  # imported late: --version and --help stay instant
 
     server = create_server()
     gc.freeze()

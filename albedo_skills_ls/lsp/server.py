@@ -1,9 +1,11 @@
-"""The language server: sessions (one per workspace folder), settings, reloads and diagnostics delivery.
+"""The server core: sessions (one per workspace folder), settings, reloads and diagnostics delivery.
 
 The server owns no rules. It keeps one `SkillsSession` per workspace folder (the engine's snapshot holder),
 turns engine values into LSP values, and decides *when* to compute: at `initialized`, on a debounced
 reload after file events, and on a short debounce after each keystroke in an open `SKILL.md`.
-Feature handlers live in the sibling modules, one per LSP method group; `create_server()` wires them.
+It imports no feature module: features register their handlers on it (`register(server)` in each feature
+module) and `app.create_server()` assembles the two. What the client can do is `self.client`, resolved once
+at `initialize` (`client.ClientFeatures`).
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from ..skills import slash
 from ..skills.catalog import SkillsSession, check_buffer, placement
-from ..skills.discovery import SKILL_FILE, WORKSPACE_ROOTS, USER_ROOTS
+from ..skills.discovery import WORKSPACE_ROOTS, USER_ROOTS
 from ..skills.model import Catalog, Diagnostic
 from . import settings as settings_module
 from .client import ClientFeatures
 from .convert import LineSource, path_to_uri, to_lsp_diagnostic, uri_to_path
+from .documents import Kind, open_document
 from .settings import Settings
 
 log = logging.getLogger("albedo_skills_ls")
@@ -49,6 +53,7 @@ class AlbedoLanguageServer(LanguageServer):
         self._live_timers: dict[str, asyncio.TimerHandle] = {}
         self._reload_timer: asyncio.TimerHandle | None = None
         self._watchers_registered = False
+        self._log_handler: ClientLogHandler | None = None
         self.ready = asyncio.Event()  # set once the first discovery finished (tests and requests wait on it)
 
     # --- the client --------------------------------------------------------------------------------------
@@ -143,18 +148,20 @@ class AlbedoLanguageServer(LanguageServer):
             return None
         return document.source, document.version
 
+    def open_kind(self, path: str) -> Kind | None:
+        """The kind of the open buffer of this file (`documents.kind_of`), None when it is not open."""
+        document = open_document(self, path_to_uri(path))
+        return document.kind if document else None
+
     def diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
         """One file's diagnostics now: an open buffer is checked from its text, any other from the snapshot."""
         if not self.settings.enable:
             return ()
-        opened = self.open_text(path)
-        if opened is not None and os.path.basename(path) == SKILL_FILE:
-            return check_buffer(self.session_placing(path).snapshot, path, opened[0])
-        if opened is not None:
-            from .chat import chat_diagnostics, is_chat_path  # a chat buffer: its `/commands` checked
-
-            if is_chat_path(self, path):
-                return chat_diagnostics(self, path, opened[0])
+        document = open_document(self, path_to_uri(path))
+        if document is not None and document.kind == "skill":
+            return check_buffer(self.session_placing(path).snapshot, path, document.text)
+        if document is not None and document.kind == "chat":  # its `/commands`, against its folder's catalog
+            return slash.check_chat(self.session_for(path).snapshot, path, document.text)
         for session in self.sessions:
             found = session.snapshot.file_diagnostics.get(path)
             if found is not None:
@@ -166,14 +173,12 @@ class AlbedoLanguageServer(LanguageServer):
         files)."""
         if not self.settings.enable:
             return {}
-        from .chat import is_chat_path
-
         paths: dict[str, None] = {}
         for session in self.sessions:
             paths.update(dict.fromkeys(session.snapshot.file_diagnostics))
         for uri in list(self.workspace.text_documents):
             path = uri_to_path(uri)
-            if path and (os.path.basename(path) == SKILL_FILE or is_chat_path(self, path)):
+            if path and self.open_kind(path) is not None:
                 paths[path] = None
         return {path: self.diagnostics_for(path) for path in paths}
 
@@ -256,7 +261,8 @@ class AlbedoLanguageServer(LanguageServer):
         self.settings = new
         for problem in new.problems:
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
-        set_client_log_level(new.log_level)
+        if self._log_handler is not None:
+            self._log_handler.setLevel(_LEVELS.get(new.log_level, logging.INFO))
         if not self.ready.is_set():
             return  # still starting: `start_sessions` discovers with these settings
         if old.discovery_key() != new.discovery_key():
@@ -331,6 +337,14 @@ class AlbedoLanguageServer(LanguageServer):
             )
         )
         self._watchers_registered = True
+
+    # --- logs ------------------------------------------------------------------------------------------
+
+    def forward_logs(self) -> None:
+        """Send our own log records at or above `albedoSkills.logLevel` to the client's log."""
+        self._log_handler = ClientLogHandler(self)
+        self._log_handler.setLevel(_LEVELS.get(self.settings.log_level, logging.INFO))
+        log.addHandler(self._log_handler)
 
     # --- start-up ----------------------------------------------------------------------------------------
 
@@ -418,24 +432,3 @@ class ClientLogHandler(logging.Handler):
             pass
         finally:
             self._sending = False
-
-
-_client_handler: ClientLogHandler | None = None
-
-
-def set_client_log_level(level: str) -> None:
-    if _client_handler is not None:
-        _client_handler.setLevel(_LEVELS.get(level, logging.INFO))
-
-
-def create_server() -> AlbedoLanguageServer:
-    """A server with every feature registered."""
-    global _client_handler
-    from . import actions, commands, completion, diagnostics, hover, lifecycle, links, symbols
-
-    server = AlbedoLanguageServer()
-    for feature in (lifecycle, diagnostics, commands, completion, hover, actions, links, symbols):
-        feature.register(server)
-    _client_handler = ClientLogHandler(server)
-    log.addHandler(_client_handler)
-    return server

@@ -1,0 +1,23 @@
+"""The assembly: the server core with every feature registered on it.
+
+The one module that imports both layers. The core (`server`, `documents`, `client`, `convert`, `settings`)
+imports no feature; each feature module imports the core and exposes `register(server)`. A new feature
+module is added to `FEATURES` here, and nowhere else.
+"""
+
+from __future__ import annotations
+
+from . import actions, commands, completion, diagnostics, hover, lifecycle, links, symbols
+from .server import AlbedoLanguageServer
+
+# `lifecycle` first: it answers `initialize`, where the client's features are read before anything else
+FEATURES = (lifecycle, diagnostics, commands, completion, hover, actions, links, symbols)
+
+
+def create_server() -> AlbedoLanguageServer:
+    """A server with every feature registered, forwarding its logs to the client."""
+    server = AlbedoLanguageServer()
+    for feature in FEATURES:
+        feature.register(server)
+    server.forward_logs()
+    return server

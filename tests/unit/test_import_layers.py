@@ -1,0 +1,156 @@
+"""The package's import graph: no cycles anywhere, and each layer imports only the layers below it.
+
+The graph is read from the source with `ast`, every `import` statement counted wherever it stands (inside a
+function or under `TYPE_CHECKING` too): a lazy import that dodges a cycle at run time is still a cycle for
+the reader. Without a cycle, no module can depend on the order in which others were imported.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+
+import albedo_skills_ls
+
+PACKAGE = "albedo_skills_ls"
+PACKAGE_DIR = os.path.dirname(albedo_skills_ls.__file__)
+
+# The server's layers (see ARCHITECTURE.md): the core and the client features below, the features above,
+# the assembly on top. A core module that imported a feature would bring the cycle back.
+LSP_CORE = {f"{PACKAGE}.lsp.{name}" for name in ("server", "documents", "convert", "settings", "client")}
+LSP_ASSEMBLY = {f"{PACKAGE}.lsp.{name}" for name in ("app", "main")}
+
+
+def module_names() -> dict[str, str]:
+    """Dotted module name -> file path, for every module of the package (packages by their __init__)."""
+    found = {}
+    for folder, _dirs, files in os.walk(PACKAGE_DIR):
+        for file in files:
+            if not file.endswith(".py"):
+                continue
+            relative = os.path.relpath(os.path.join(folder, file), os.path.dirname(PACKAGE_DIR))
+            parts = relative[: -len(".py")].split(os.sep)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = os.path.join(folder, file)
+    return found
+
+
+def _resolve(module: str, is_package: bool, level: int, target: str | None) -> str:
+    if level == 0:
+        return target or ""
+    base = module.split(".")
+    base = base if is_package else base[:-1]
+    base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([target] if target else []))
+
+
+def imports_of(module: str, path: str, modules: set[str]) -> set[str]:
+    """The package's modules that `module` imports, by any statement anywhere in its file."""
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read(), path)
+    is_package = os.path.basename(path) == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(module, is_package, node.level, node.module)
+            # `from . import chat` names a module; `from .server import X` names a value of one
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+        else:
+            continue
+        found.update(target for target in targets if target in modules and target != module)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = module_names()
+    names = set(modules)
+    return {module: imports_of(module, path, names) for module, path in modules.items()}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as a path that ends where it starts, or None."""
+    state: dict[str, str] = {}  # "open" while on the current path, "done" after
+
+    def visit(module: str, path: list[str]) -> list[str] | None:
+        state[module] = "open"
+        for target in sorted(graph[module]):
+            if state.get(target) == "open":  # back to a module on the current path: a cycle
+                stack = path + [module]
+                return stack[stack.index(target):] + [target]
+            if target not in state:
+                cycle = visit(target, path + [module])
+                if cycle:
+                    return cycle
+        state[module] = "done"
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            cycle = visit(module, [])
+            if cycle:
+                return cycle
+    return None
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for target in graph[todo.pop()]:
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def test_the_graph_reader_sees_lazy_and_relative_imports(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "sub" / "a.py").write_text("def f():\n    from . import b\n")
+    (package / "sub" / "b.py").write_text("from ..sub.a import f\nfrom pkg.c import x\n")
+    (package / "c.py").write_text("x = 1\n")
+    modules = {"pkg", "pkg.sub", "pkg.sub.a", "pkg.sub.b", "pkg.c"}
+    graph = {
+        "pkg.sub.a": imports_of("pkg.sub.a", str(package / "sub" / "a.py"), modules),
+        "pkg.sub.b": imports_of("pkg.sub.b", str(package / "sub" / "b.py"), modules),
+        "pkg.c": set(),
+    }
+    assert graph["pkg.sub.a"] == {"pkg.sub.b"}
+    assert graph["pkg.sub.b"] == {"pkg.sub.a", "pkg.c"}
+    assert find_cycle(graph) == ["pkg.sub.a", "pkg.sub.b", "pkg.sub.a"]
+    graph["pkg.sub.a"] = set()
+    assert find_cycle(graph) is None
+
+
+def test_the_package_has_no_import_cycle():
+    cycle = find_cycle(import_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_server_core_imports_no_feature_module():
+    graph = import_graph()
+    features = {
+        module
+        for module in graph
+        if module.startswith(f"{PACKAGE}.lsp.") and module not in LSP_CORE | LSP_ASSEMBLY
+    }
+    assert features, "no feature modules found: the layer lists above are out of date"
+    assert LSP_CORE <= set(graph), f"core modules missing: {sorted(LSP_CORE - set(graph))}"
+    for module in sorted(LSP_CORE):
+        wrong = reachable(graph, module) & (features | LSP_ASSEMBLY)
+        assert not wrong, f"{module} (server core) imports feature or assembly modules {sorted(wrong)}"
+    for module in sorted(features):
+        wrong = reachable(graph, module) & LSP_ASSEMBLY
+        assert not wrong, f"{module} (a feature) imports the assembly {sorted(wrong)}"
+
+
+def test_the_engine_imports_neither_the_server_nor_the_command_line():
+    graph = import_graph()
+    for module in sorted(m for m in graph if m.startswith(f"{PACKAGE}.skills")):
+        wrong = {m for m in reachable(graph, module) if m.startswith((f"{PACKAGE}.lsp", f"{PACKAGE}.cli"))}
+        assert not wrong, f"{module} (engine) imports {sorted(wrong)}"
