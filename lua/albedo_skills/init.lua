@@ -243,6 +243,22 @@ function M.set_mappings(bufnr)
   vim.bo[bufnr].tagfunc = "v:lua.vim.lsp.tagfunc" -- <C-]> and :tag go to the definition too
 end
 
+--- 'omnifunc' for <C-x><C-o>. On 0.11+ also vim.lsp.completion (without autotrigger): accepting an item with
+--- <C-y> then expands its snippet (a SKILL.md field such as `description: ${1}`); the omnifunc alone inserts
+--- only the label of a snippet item. And 'menuone' in these buffers (0.11 makes 'completeopt' local to a
+--- buffer): without a menu a single match cannot be accepted, so its snippet would stay a bare label.
+local function use_omnifunc(client, bufnr)
+  vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
+  if vim.lsp.completion and vim.lsp.completion.enable then
+    vim.lsp.completion.enable(true, client.id, bufnr, { autotrigger = false })
+    local options = vim.split(vim.o.completeopt, ",", { trimempty = true })
+    if not vim.tbl_contains(options, "menuone") then
+      table.insert(options, "menuone")
+      vim.bo[bufnr].completeopt = table.concat(options, ",")
+    end
+  end
+end
+
 local function on_catalog_changed(_, params, ctx)
   M.catalog[ctx.client_id] = params
   if M.config and M.config.on_catalog_changed then
@@ -271,7 +287,7 @@ local function client_config(root)
     handlers = handlers,
     on_attach = function(client, bufnr)
       if config.omnifunc then
-        vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
+        use_omnifunc(client, bufnr)
       end
       if config.mappings then
         M.set_mappings(bufnr)
@@ -420,9 +436,7 @@ function M.lsp_config()
     init_options = { albedoSkills = {} },
     settings = { albedoSkills = {} },
     handlers = { [M.CATALOG_CHANGED] = on_catalog_changed },
-    on_attach = function(_, bufnr)
-      vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
-    end,
+    on_attach = use_omnifunc,
   }
 end
 

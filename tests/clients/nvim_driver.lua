@@ -172,18 +172,35 @@ end
 --- In the current buffer: open a new last line, type `text`, press <C-x><C-o>; once the server's items are
 --- in the completion menu, accept the selected one with <C-y> and leave insert mode. Returns what the user
 --- ends up with: the line, and the words that were offered.
-local function complete_by_keys(text)
+local function complete_by_keys(text, line)
   local buf = vim.api.nvim_get_current_buf()
   local last = vim.api.nvim_buf_line_count(buf)
   local empty = last == 1 and vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1] == ""
-  type_keys((empty and "i" or "Go") .. text .. "<C-x><C-o>")
+  local start = empty and "i" or "Go"
+  if line then -- type at the end of this (1-based) line instead
+    vim.api.nvim_win_set_cursor(0, { line, 0 })
+    start = "A"
+  end
+  type_keys(start .. text .. "<C-x><C-o>")
   local offered = wait_for(completion_offered)
   local words = offered and offered_words() or {}
-  -- a menu is confirmed with <C-y>; a single match is already in the line (no menu without 'menuone')
-  type_keys((vim.fn.pumvisible() == 1 and "<C-y>" or "") .. "<Esc>")
+  local menu = vim.fn.pumvisible() == 1
+  if menu then -- a menu is confirmed with <C-y>; a single match without a menu is already in the line
+    local selected = vim.fn.complete_info({ "selected", "items" })
+    local item = selected.items[selected.selected + 1] or {}
+    local lsp_item = vim.tbl_get(type(item.user_data) == "table" and item.user_data or {}, "nvim", "lsp", "completion_item")
+    type_keys("<C-y>")
+    if lsp_item and lsp_item.insertTextFormat == 2 and vim.snippet then
+      -- 0.11 expands a snippet once <C-y> is processed; the user sees its placeholder, then leaves
+      wait_for(function()
+        return vim.snippet.active()
+      end)
+    end
+  end
+  type_keys("<Esc>")
   wait_for(normal_mode)
-  local line = vim.api.nvim_buf_get_lines(buf, -2, -1, false)[1]
-  return { typed = text, offered = offered, words = words, line = line }
+  local row = line or vim.api.nvim_buf_line_count(buf)
+  return { typed = text, offered = offered, words = words, line = vim.api.nvim_buf_get_lines(buf, row - 1, row, false)[1] }
 end
 
 local function floating_text()
@@ -204,6 +221,33 @@ local function place_cursor(buf, pattern)
     end
   end
   error("no " .. pattern .. " in the buffer")
+end
+
+--- `gra` (the suggested mapping) in `buf`, then at Neovim's prompt (vim.ui.select, an inputlist) the number of
+--- the action titled `wanted` and <CR>, as the user types them. Returns the titles shown, and whether the
+--- buffer changed.
+local function quick_fix_by_keys(buf, wanted)
+  local builtin_select = vim.ui.select
+  local titles = {}
+  vim.ui.select = function(items, opts, on_choice)
+    local number
+    for index, item in ipairs(items) do
+      local title = opts.format_item and opts.format_item(item) or tostring(item)
+      table.insert(titles, title)
+      if title == wanted then
+        number = index
+      end
+    end
+    type_keys((number and tostring(number) or "") .. "<CR>") -- answered at the prompt once it reads input
+    return builtin_select(items, opts, on_choice)
+  end
+  local tick = vim.api.nvim_buf_get_changedtick(buf)
+  type_keys("gra")
+  local applied = wait_for(function()
+    return vim.api.nvim_buf_get_changedtick(buf) > tick
+  end)
+  vim.ui.select = builtin_select
+  return titles, applied
 end
 
 local function edit(path)
@@ -273,6 +317,13 @@ local function keystroke_checks(albedo)
   end)
   result.definition = { path = vim.api.nvim_buf_get_name(0), cursor = vim.api.nvim_win_get_cursor(0) }
 
+  -- SKILL.md fields: on an empty frontmatter line, the menu offers the missing fields; <C-y> takes the first
+  local fields = edit(P.fields)
+  result.fields_attached = attach_wait(fields)
+  result.field_menu = complete_by_keys("", 3)
+  result.field_prefix = complete_by_keys("lic", 4)
+  result.fields_after = lines(fields)
+
   -- a quick fix through the suggested mapping and Neovim's own prompt (vim.ui.select -> inputlist): the
   -- user reads the numbered titles and types the number of the rename, then <CR>
   local fixme = edit(P.fixme)
@@ -280,26 +331,7 @@ local function keystroke_checks(albedo)
     return #vim.diagnostic.get(fixme) > 0
   end)
   place_cursor(fixme, "desciption")
-  local builtin_select = vim.ui.select
-  result.code_actions = {}
-  vim.ui.select = function(items, opts, on_choice)
-    local wanted
-    for index, item in ipairs(items) do
-      local title = opts.format_item and opts.format_item(item) or tostring(item)
-      table.insert(result.code_actions, title)
-      if title:find("Rename `desciption` to `description`", 1, true) then
-        wanted = index
-      end
-    end
-    type_keys((wanted and tostring(wanted) or "") .. "<CR>") -- answered at the prompt once it reads input
-    return builtin_select(items, opts, on_choice)
-  end
-  local tick = vim.api.nvim_buf_get_changedtick(fixme)
-  type_keys("gra")
-  result.fix_applied = wait_for(function()
-    return vim.api.nvim_buf_get_changedtick(fixme) > tick
-  end)
-  vim.ui.select = builtin_select
+  result.code_actions, result.fix_applied = quick_fix_by_keys(fixme, "Rename `desciption` to `description`")
   result.fixme_after = lines(fixme)
   result.fixme_diagnostics_cleared = wait_for(function()
     for _, d in ipairs(diagnostics(fixme)) do
@@ -309,6 +341,19 @@ local function keystroke_checks(albedo)
     end
     return true
   end)
+
+  -- an empty SKILL.md: the quick fix adds the frontmatter; the completion item does too where the client can
+  -- insert several lines (0.11 expands it as a snippet; 0.7's omnifunc puts the line breaks in as NULs)
+  local blank = edit(P.blank_fix)
+  result.blank_fix_ready = wait_for(function()
+    return #vim.diagnostic.get(blank) > 0
+  end)
+  result.blank_actions, result.blank_fixed = quick_fix_by_keys(blank, "Add frontmatter with `name` and `description`")
+  result.blank_after = lines(blank)
+  local template = edit(P.blank_template)
+  result.template_attached = attach_wait(template)
+  result.template_completion = complete_by_keys("")
+  result.template_after = lines(template)
   result.catalog_count = albedo.catalog and vim.tbl_count(albedo.catalog) or 0
 end
 

@@ -124,6 +124,10 @@ def run_neovim(editor: str, scenario: str, tmp_path_factory) -> dict:
     good = write_skill(ws / ".agents/skills", "good", "name: good\ndescription: Does a good thing.")
     bad = write_skill(ws / ".agents/skills", "bad", "name: wrong\ndescription: Does a bad thing.")
     fixme = write_skill(ws / ".agents/skills", "fixme", "name: fixme\ndesciption: Fixes things.")
+    fields = write_skill(ws / ".agents/skills", "fields", "description: Fills fields.\n\n")
+    for blank in ("blank-fix", "blank-template"):  # an empty SKILL.md each
+        (ws / ".agents/skills" / blank).mkdir(parents=True)
+        (ws / ".agents/skills" / blank / "SKILL.md").write_bytes(b"")
     other = write_skill(ws / ".albedo/skills", "other", "name: other")  # never opened: description-missing
     user_skill = write_skill(home / ".agents/skills", "mine", "name: mine\ndescription: Mine, from the user root.")
     chat_text = "/\nsee and/or\n"
@@ -144,6 +148,9 @@ def run_neovim(editor: str, scenario: str, tmp_path_factory) -> dict:
         "good": str(good),
         "bad": str(bad),
         "fixme": str(fixme),
+        "fields": str(fields),
+        "blank_fix": str(ws / ".agents/skills/blank-fix/SKILL.md"),
+        "blank_template": str(ws / ".agents/skills/blank-template/SKILL.md"),
         "other": str(other),
         "user_skill": str(user_skill),
         "chats": chats,
@@ -355,3 +362,34 @@ def test_native_config_attaches_chat_plugins_scratch_buffers(native_run):
     completion = native_run["scratch_completion"]
     assert completion["offered"] and completion["words"] == ["/good"], completion
     assert completion["line"] == "/good", completion
+
+
+def test_a_field_chosen_from_the_menu_is_inserted_whole(setup_run):
+    """<C-x><C-o> on an empty frontmatter line, <C-y>: 0.7 inserts the plain text, 0.11 expands the snippet."""
+    assert setup_run["fields_attached"], setup_run["logs"]()
+    menu = setup_run["field_menu"]
+    assert menu["offered"] and menu["line"] == "name: fields", menu
+
+
+def test_a_typed_field_prefix_completes_the_field(setup_run):
+    """A single match: 0.11 needs 'menuone' (set by the plugin) to accept it, and expands `license: ${1:MIT}`."""
+    prefix = setup_run["field_prefix"]
+    expected = "license: MIT" if setup_run["version"].startswith("0.11.") else "license: "
+    assert prefix["offered"] and prefix["line"] == expected, (prefix, setup_run["fields_after"])
+    assert setup_run["fields_after"][:5] == ["---", "description: Fills fields.", "name: fields", expected, "---"]
+
+
+PLACEHOLDER = "description: Replace this text with what the skill does and when to use it"
+
+
+def test_an_empty_skill_file_gets_its_frontmatter_from_the_quick_fix(setup_run):
+    assert setup_run["blank_fix_ready"] and setup_run["blank_fixed"], setup_run["logs"]()
+    assert "Add frontmatter with `name` and `description`" in setup_run["blank_actions"]
+    assert setup_run["blank_after"][:4] == ["---", "name: blank-fix", PLACEHOLDER, "---"]
+
+
+def test_the_frontmatter_template_completes_on_0_11(runs):
+    """0.7's omnifunc cannot insert a multi-line item (the README sends 0.7 users to the quick fix)."""
+    session = runs("0.11", "setup")
+    assert session["template_attached"] and session["template_completion"]["offered"], session["logs"]()
+    assert session["template_after"][:4] == ["---", "name: blank-template", "description: ", "---"]
