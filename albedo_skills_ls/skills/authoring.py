@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from . import limits
+from .codes import FIELD_UNKNOWN, FIXABLE, FRONTMATTER_MISSING, NAME_INVALID, NAME_MISMATCH
 from .discovery import SKILL_FILE
 from .frontmatter import DELIMITER, Mapping, Scalar, Sequence, lines_of, read_text
 from .markdown import prose_lines
@@ -296,9 +297,6 @@ class Fix:
     preferred: bool = False
 
 
-FIXABLE = ("name-mismatch", "name-invalid", "field-unknown", "frontmatter-missing")
-
-
 def _replace_value(where: Range, value: str) -> Edit:
     """Replace a scalar (plain, quoted or a block spanning lines) by a plain one-line value."""
     multi_line_block = where.end.line > where.start.line and where.end.character == 0
@@ -322,9 +320,11 @@ def quick_fixes(path: str, text: str) -> list[Fix]:
     folder_ok = bool(folder_name) and name_problem(folder_name) is None
     fixes: list[Fix] = []
     for diagnostic in parsed.diagnostics:
-        if diagnostic.code == "name-mismatch" and folder_ok:
+        if diagnostic.code not in FIXABLE:
+            continue
+        if diagnostic.code == NAME_MISMATCH.id and folder_ok:
             fixes.append(_set_name(diagnostic, folder_name, f"Set name to the folder's name `{folder_name}`", True))
-        elif diagnostic.code == "name-invalid" and mapping is not None:
+        elif diagnostic.code == NAME_INVALID.id and mapping is not None:
             entry = mapping.get("name")
             current = entry.value.value if entry and isinstance(entry.value, Scalar) else ""
             suggestion = suggest_name(current)
@@ -334,14 +334,14 @@ def quick_fixes(path: str, text: str) -> list[Fix]:
                 )
             if suggestion and name_problem(suggestion) is None and suggestion != folder_name:
                 fixes.append(_set_name(diagnostic, suggestion, f"Change name to `{suggestion}`", not folder_ok))
-        elif diagnostic.code == "field-unknown" and mapping is not None:
+        elif diagnostic.code == FIELD_UNKNOWN.id and mapping is not None:
             key = text_at(skill_text.text or "", diagnostic.range)
             guess = close_field(key) if key else None
             if guess and mapping.get(guess) is None:
                 fixes.append(
                     Fix(f"Rename `{key}` to `{guess}`", diagnostic, (Edit(diagnostic.range, guess),), True)
                 )
-        elif diagnostic.code == "frontmatter-missing":
+        elif diagnostic.code == FRONTMATTER_MISSING.id:
             fixes.append(
                 Fix(
                     "Add frontmatter with `name` and `description`",

@@ -12,8 +12,9 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from . import codes
 from .discovery import DEFAULT_BUILTINS, SKILL_FILE, ParseCache, collision, discover, read_skill_text
-from .model import FILE_START, INFORMATION, Catalog, Diagnostic, Scope
+from .model import FILE_START, Catalog, Diagnostic, Scope
 from .references import check_references
 from .rules import ParsedSkill, check_document
 
@@ -63,12 +64,10 @@ def check_buffer(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ..
                 if winner.name != holder.name:  # gone or changed on disk since the snapshot: the snapshot wins
                     winner = ParsedSkill(holder.path, holder.name, holder.description, None, ())
                 found.append(collision(parsed, where.scope, winner, holder.scope))
-        if parsed.name in catalog.builtins and not any(d.code == "collision" for d in found):
+        if parsed.name in catalog.builtins and not any(d.code == codes.COLLISION.id for d in found):
             found.append(
-                Diagnostic(
+                codes.COMMAND_COLLISION.at(
                     path,
-                    "command-collision",
-                    INFORMATION,
                     f"`/{parsed.name}` is a built-in command, so this skill is reachable as `/skill:{parsed.name}`",
                     parsed.name_range or FILE_START,
                 )

@@ -12,8 +12,8 @@ import stat
 from types import MappingProxyType
 from typing import Iterable, NamedTuple
 
-from . import limits
-from .model import ERROR, FILE_START, INFORMATION, WARNING, Catalog, Diagnostic, Related, Root, Scope, Skill
+from . import codes, limits
+from .model import FILE_START, Catalog, Diagnostic, Related, Root, Scope, Skill
 from .references import check_references
 from .rules import ParsedSkill, check_document
 
@@ -63,10 +63,8 @@ def read_skill_bytes(path: str, folder: str) -> tuple[bytes | None, os.stat_resu
     try:
         link = os.lstat(path)
     except FileNotFoundError:
-        return None, None, Diagnostic(
+        return None, None, codes.SKILL_FILE_MISSING.at(
             folder,
-            "skill-file-missing",
-            ERROR,
             f"`{os.path.basename(folder)}` has no {SKILL_FILE}: add one with `name` and `description` "
             "frontmatter, or move the folder out of the skills root",
         )
@@ -75,16 +73,15 @@ def read_skill_bytes(path: str, folder: str) -> tuple[bytes | None, os.stat_resu
     try:
         info = os.stat(path) if stat.S_ISLNK(link.st_mode) else link
         if stat.S_ISLNK(link.st_mode) and not is_within(os.path.realpath(path), os.path.realpath(folder)):
-            return None, info, Diagnostic(
+            return None, info, codes.SKILL_FILE_NOT_REGULAR.at(
                 path,
-                "skill-file-not-regular",
-                ERROR,
                 f"{SKILL_FILE} is a link that resolves outside its skill folder: "
                 "replace it with the file itself",
             )
     except FileNotFoundError:
-        return None, None, Diagnostic(
-            path, "skill-file-not-regular", ERROR, f"{SKILL_FILE} is a broken link: point it at a file or replace it"
+        return None, None, codes.SKILL_FILE_NOT_REGULAR.at(
+            path,
+            f"{SKILL_FILE} is a broken link: point it at a file or replace it",
         )
     except OSError as exc:
         return None, None, _unreadable(path, exc)
@@ -133,10 +130,8 @@ def _broken_link(path: str) -> Diagnostic | None:
     try:
         os.stat(path)
     except OSError as exc:
-        return Diagnostic(
+        return codes.UNREADABLE.at(
             path,
-            "unreadable",
-            ERROR,
             f"`{os.path.basename(path)}` is a link that cannot be followed ({_os_reason(exc)}): "
             "point it at a skill folder or remove it",
         )
@@ -144,8 +139,9 @@ def _broken_link(path: str) -> Diagnostic | None:
 
 
 def _unreadable(path: str, exc: OSError) -> Diagnostic:
-    return Diagnostic(
-        path, "unreadable", ERROR, f"cannot read {path}: {_os_reason(exc)}; check its permissions"
+    return codes.UNREADABLE.at(
+        path,
+        f"cannot read {path}: {_os_reason(exc)}; check its permissions",
     )
 
 
@@ -157,16 +153,15 @@ def _not_regular(path: str, info: os.stat_result) -> Diagnostic:
         if stat.S_ISFIFO(info.st_mode)
         else "a device or socket"
     )
-    return Diagnostic(
-        path, "skill-file-not-regular", ERROR, f"{SKILL_FILE} is {kind}, not a regular file: replace it with a file"
+    return codes.SKILL_FILE_NOT_REGULAR.at(
+        path,
+        f"{SKILL_FILE} is {kind}, not a regular file: replace it with a file",
     )
 
 
 def _too_large(path: str, size: int) -> Diagnostic:
-    return Diagnostic(
+    return codes.SKILL_FILE_TOO_LARGE.at(
         path,
-        "skill-file-too-large",
-        ERROR,
         f"{SKILL_FILE} is {size:,} bytes, over the {limits.MAX_SKILL_FILE_BYTES:,}-byte limit: "
         "move long material into files under references/",
     )
@@ -281,10 +276,8 @@ def _candidates(roots: list[tuple[str, Scope]], found: list[Diagnostic]) -> tupl
                     target = os.path.realpath(entry.path)
                     if not is_within(target, real_root) or target == real_root:
                         found.append(
-                            Diagnostic(
+                            codes.SYMLINK_ESCAPE.at(
                                 entry.path,
-                                "symlink-escape",
-                                ERROR,
                                 f"skill folder `{entry.name}` is a link to {target}, outside its root {root}: "
                                 "move the skill into the root instead of linking it",
                             )
@@ -318,10 +311,8 @@ def discover(
     if len(candidates) > limits.MAX_CANDIDATES:
         skipped = candidates[limits.MAX_CANDIDATES :]
         limit_notes.append(
-            Diagnostic(
+            codes.CANDIDATE_LIMIT.at(
                 skipped[0].folder,
-                "candidate-limit",
-                WARNING,
                 f"{len(skipped)} skill folder(s) from here on were not examined: discovery stops after "
                 f"{limits.MAX_CANDIDATES} candidates; remove unused skills",
             )
@@ -353,10 +344,8 @@ def discover(
         if name in builtin_names:
             command = f"/skill:{name}"
             found.append(
-                Diagnostic(
+                codes.COMMAND_COLLISION.at(
                     parsed.path,
-                    "command-collision",
-                    INFORMATION,
                     f"`/{name}` is a built-in command, so this skill is reachable as `/skill:{name}`",
                     parsed.name_range or FILE_START,
                 )
@@ -376,10 +365,8 @@ def discover(
         per_file.setdefault(note.path, []).append(note)
     if dropped:
         limit_notes.append(
-            Diagnostic(
+            codes.DIAGNOSTIC_LIMIT.at(
                 roots[0].path if roots else "",
-                "diagnostic-limit",
-                INFORMATION,
                 f"{dropped} more diagnostic(s) were dropped after the first {limits.MAX_DIAGNOSTICS}: "
                 "fix these and reload to see the rest",
             )
@@ -407,10 +394,8 @@ def collision(loser: ParsedSkill, loser_scope: Scope, winner: ParsedSkill, winne
         if winner_scope == "workspace" and loser_scope == "user"
         else "an earlier root wins"
     )
-    return Diagnostic(
+    return codes.COLLISION.at(
         loser.path,
-        "collision",
-        WARNING,
         f"skill `{loser.name}` is hidden by {winner.path} ({why}): rename one of them",
         loser.name_range or FILE_START,
         (Related(winner.path, f"`{winner.name}` is defined here and wins", winner.name_range or FILE_START),),

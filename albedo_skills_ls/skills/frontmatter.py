@@ -14,8 +14,10 @@ import io
 import re
 from typing import Any, Callable, NamedTuple, Union
 
+from . import codes
+from .codes import Code
 from .limits import MAX_FRONTMATTER_BYTES
-from .model import ERROR, Diagnostic, Position, Range
+from .model import Diagnostic, Position, Range
 
 BOM = "\ufeff"
 DELIMITER = "---"
@@ -109,10 +111,8 @@ def decode(data: bytes, path: str) -> tuple[str | None, Diagnostic | None]:
         good = data[: exc.start].decode("utf-8").removeprefix(BOM)
         line = good.count("\n")
         character = len(good) - (good.rfind("\n") + 1)
-        return None, Diagnostic(
+        return None, codes.ENCODING.at(
             path,
-            "encoding",
-            ERROR,
             f"byte 0x{data[exc.start]:02x} at offset {exc.start} is not valid UTF-8: "
             "save the file as UTF-8",
             Range.of(line, character, line, character + 1),
@@ -160,10 +160,8 @@ def split_and_parse(text: str, path: str) -> SkillText:
             text,
             None,
             (
-                Diagnostic(
+                codes.FRONTMATTER_MISSING.at(
                     path,
-                    "frontmatter-missing",
-                    ERROR,
                     "SKILL.md must start with a line `---`, then YAML frontmatter with `name` and "
                     "`description`, then a closing `---`",
                     Range.of(0, 0, 0, len(first)),
@@ -183,10 +181,8 @@ def split_and_parse(text: str, path: str) -> SkillText:
             text,
             None,
             (
-                Diagnostic(
+                codes.FRONTMATTER_UNTERMINATED.at(
                     path,
-                    "frontmatter-unterminated",
-                    ERROR,
                     "the frontmatter opened here is never closed: add a line `---` after the YAML",
                     opening,
                 ),
@@ -200,10 +196,8 @@ def split_and_parse(text: str, path: str) -> SkillText:
             text,
             Frontmatter(None, end_line, opening),
             (
-                Diagnostic(
+                codes.FRONTMATTER_TOO_LARGE.at(
                     path,
-                    "frontmatter-too-large",
-                    ERROR,
                     f"the frontmatter is {size:,} bytes, over the {MAX_FRONTMATTER_BYTES:,}-byte limit: "
                     "keep only metadata there and move long text into the body",
                     Range.of(0, 0, end_line, len(_strip_eol(lines[end_line]))),
@@ -247,10 +241,8 @@ def _odd_line_break(yaml_text: str, first_line: int, path: str) -> Diagnostic | 
         return None
     line = first_line + yaml_text.count("\n", 0, found.start())
     column = found.start() - (yaml_text.rfind("\n", 0, found.start()) + 1)
-    return Diagnostic(
+    return codes.YAML_SYNTAX.at(
         path,
-        "yaml-syntax",
-        ERROR,
         f"character U+{ord(found.group()):04X} breaks the line inside the frontmatter: "
         "use plain line ends (LF or CRLF)",
         Range.of(line, column, line, column + 1),
@@ -310,13 +302,13 @@ class _Builder:
         start, end, offset = event.start_mark, event.end_mark, self.line_offset
         return Range(Position(start.line + offset, start.column), Position(end.line + offset, end.column))
 
-    def problem(self, code: str, message: str, where: Range) -> None:
-        self.problems.append(Diagnostic(self.path, code, ERROR, message, where))
+    def problem(self, code: Code, message: str, where: Range) -> None:
+        self.problems.append(code.at(self.path, message, where))
 
     def check_node_event(self, event: Any) -> None:
         if event.anchor is not None:
             self.problem(
-                "yaml-alias",
+                codes.YAML_ALIAS,
                 f"anchor `&{event.anchor}`: anchors and aliases are not allowed in frontmatter; write the value out",
                 self.range(event),
             )
@@ -324,7 +316,7 @@ class _Builder:
         if tag is not None and tag not in FAILSAFE_TAGS:
             shown = tag.replace("tag:yaml.org,2002:", "!!")
             self.problem(
-                "yaml-tag",
+                codes.YAML_TAG,
                 f"tag `{shown}` is not allowed: frontmatter values are plain strings, lists and maps; "
                 "remove the tag",
                 self.range(event),
@@ -340,7 +332,7 @@ class _Builder:
         yaml, kind = self.yaml, event.__class__
         if kind is yaml.alias:
             self.problem(
-                "yaml-alias",
+                codes.YAML_ALIAS,
                 f"alias `*{event.anchor}`: anchors and aliases are not allowed in frontmatter; "
                 "write the value out",
                 self.range(event),
@@ -366,7 +358,8 @@ class _Builder:
                 if key.__class__ is Scalar:
                     if key.value in seen:
                         self.problem(
-                            "yaml-duplicate-key", f"duplicate key `{key.value}`: keep one of them", key.range
+                            codes.YAML_DUPLICATE_KEY,
+                            f"duplicate key `{key.value}`: keep one of them", key.range
                         )
                     seen.add(key.value)
                 entries.append(Entry(key, value))
@@ -405,7 +398,7 @@ def parse_yaml(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | 
             if kind is yaml.document_start:
                 if root is not None:
                     builder.problem(
-                        "yaml-syntax",
+                        codes.YAML_SYNTAX,
                         "the frontmatter holds more than one YAML document: remove the `...` or `---` marker",
                         builder.range(event),
                     )
@@ -421,14 +414,15 @@ def parse_yaml(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | 
         column = mark.column if mark else 0
         what = " ".join(part for part in (exc.context, exc.problem) if part)
         builder.problem(
-            "yaml-syntax", f"YAML syntax error: {what}: fix the frontmatter", Range.of(line, column, line, column + 1)
+            codes.YAML_SYNTAX,
+            f"YAML syntax error: {what}: fix the frontmatter", Range.of(line, column, line, column + 1)
         )
         return None, builder.problems
     except ReaderError as exc:  # a character YAML does not allow: place it on that character
         line, column = _reader_position(yaml_text, exc.position)
         character = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
         builder.problem(
-            "yaml-syntax",
+            codes.YAML_SYNTAX,
             f"character U+{character:04X} is not allowed in YAML ({exc.reason}): remove it or escape it "
             "in a double-quoted string",
             Range.of(line + line_offset, column, line + line_offset, column + 1),
@@ -436,12 +430,13 @@ def parse_yaml(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | 
         return None, builder.problems
     except RecursionError:
         builder.problem(
-            "yaml-syntax", "YAML nesting is too deep: flatten the frontmatter", Range.of(line_offset, 0)
+            codes.YAML_SYNTAX,
+            "YAML nesting is too deep: flatten the frontmatter", Range.of(line_offset, 0)
         )
         return None, builder.problems
     except (YAMLError, ValueError) as exc:
         builder.problem(
-            "yaml-syntax",
+            codes.YAML_SYNTAX,
             f"YAML syntax error: {exc}: fix the frontmatter",
             Range.of(line_offset, 0),
         )

@@ -31,9 +31,10 @@ import stat
 from typing import Literal, NamedTuple
 from urllib.parse import unquote
 
+from . import codes
 from .frontmatter import DELIMITER, lines_of
 from .markdown import prose_lines
-from .model import WARNING, Diagnostic, Range
+from .model import Diagnostic, Range
 
 ReferenceKind = Literal["link", "code"]
 Status = Literal["ok", "missing", "outside"]
@@ -233,10 +234,8 @@ def check_references(
             continue
         if status == "outside":
             found.append(
-                Diagnostic(
+                codes.REFERENCE_OUTSIDE.at(
                     path,
-                    "reference-outside",
-                    WARNING,
                     f"`{reference.written}` resolves outside the skill folder: skills.read cannot serve it; "
                     "move the file into the skill folder and refer to it relatively",
                     reference.range,
@@ -246,10 +245,8 @@ def check_references(
         if reference.kind == "code" and not _skill_like(folder, reference.target, seen):
             continue
         found.append(
-            Diagnostic(
+            codes.REFERENCE_MISSING.at(
                 path,
-                "reference-missing",
-                WARNING,
                 f"`{reference.written}` does not exist in the skill folder: create it or fix the path "
                 "(paths are relative to the folder holding SKILL.md)",
                 reference.range,

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from . import codes
+from .codes import Code
 from .confinement import confined_folder, open_beneath
 from .discovery import is_within
 from .errors import InvalidArguments, Refused
@@ -46,7 +48,7 @@ from .limits import (
     MAX_RESOURCE_ENTRIES,
     MAX_RESOURCE_FILES,
 )
-from .model import INFORMATION, WARNING, Diagnostic
+from .model import WARNING, Diagnostic
 
 __all__ = ["list_resources", "read_resource"]
 
@@ -154,7 +156,7 @@ class _Walk:
             count = len(self.too_deep)
             self._warn(
                 self.too_deep[0],
-                "resource-limit",
+                codes.RESOURCE_LIMIT,
                 f"{count} folder{'s' if count != 1 else ''} more than {MAX_RESOURCE_DEPTH} levels below the "
                 f"skill folder {'were' if count != 1 else 'was'} not entered (the first is this one); "
                 "files inside them are not listed",
@@ -173,7 +175,7 @@ class _Walk:
         try:
             st = os.stat(folder.path)
         except OSError as exc:
-            self._warn(folder.path, "unreadable", f"cannot examine this folder: {exc.strerror}")
+            self._warn(folder.path, codes.UNREADABLE, f"cannot examine this folder: {exc.strerror}")
             return
         key = (st.st_dev, st.st_ino)
         if key in self.visited:
@@ -189,7 +191,7 @@ class _Walk:
             with os.scandir(folder.path) as it:
                 batch = list(islice(it, MAX_RESOURCE_ENTRIES + 1))
         except OSError as exc:
-            self._warn(folder.path, "unreadable", f"cannot list this folder: {exc.strerror}")
+            self._warn(folder.path, codes.UNREADABLE, f"cannot list this folder: {exc.strerror}")
             return
         batch.sort(key=lambda entry: entry.name)
 
@@ -215,7 +217,7 @@ class _Walk:
             # name it back, so it is reported instead of listed.
             self._warn(
                 _printable(path),
-                "resource-name",
+                codes.RESOURCE_NAME,
                 f"the name {_printable(entry.name)!r} is not valid UTF-8, so it cannot be read; rename it",
             )
             return
@@ -230,7 +232,7 @@ class _Walk:
                 mode = entry.stat(follow_symlinks=False).st_mode
                 self._not_regular(path, mode)
         except OSError as exc:
-            self._warn(path, "unreadable", f"cannot examine this entry: {exc.strerror}")
+            self._warn(path, codes.UNREADABLE, f"cannot examine this entry: {exc.strerror}")
 
     def _examine_link(self, path: str, rel: str, parent_depth: int) -> None:
         # Escape first: realpath needs no target to exist, and a link leaving the skill is the finding
@@ -239,7 +241,7 @@ class _Walk:
         if not is_within(target, self.root):
             self._warn(
                 path,
-                "symlink-escape",
+                codes.SYMLINK_ESCAPE,
                 f"the link {rel} resolves outside the skill folder (to {target}); it is not a resource",
             )
             return
@@ -247,9 +249,9 @@ class _Walk:
             st = os.stat(path)  # follows the link; stat never opens, so a FIFO target cannot block
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                self._warn(path, "resource-loop", f"the link {rel} is a link loop: {exc.strerror}")
+                self._warn(path, codes.RESOURCE_LOOP, f"the link {rel} is a link loop: {exc.strerror}")
             else:
-                self._warn(path, "unreadable", f"the link {rel} is broken: {exc.strerror}")
+                self._warn(path, codes.UNREADABLE, f"the link {rel} is broken: {exc.strerror}")
             return
         if stat.S_ISDIR(st.st_mode):
             self._enter(_Dir(path, rel, parent_depth + 1), self.linked)
@@ -271,7 +273,7 @@ class _Walk:
             self.stopped = True
             self._warn(
                 path,
-                "resource-limit",
+                codes.RESOURCE_LIMIT,
                 f"stopped after listing {MAX_RESOURCE_FILES} files (the limit); this file and any after it "
                 "are not listed",
             )
@@ -280,11 +282,8 @@ class _Walk:
 
     def _not_regular(self, path: str, mode: int) -> None:
         self.diagnostics.append(
-            Diagnostic(
-                path=path,
-                code="resource-not-regular",
-                severity=INFORMATION,
-                message=f"skipped: {_kind(mode)}, not a regular file; only regular files are resources",
+            codes.RESOURCE_NOT_REGULAR.at(
+                path, f"skipped: {_kind(mode)}, not a regular file; only regular files are resources"
             )
         )
 
@@ -294,7 +293,7 @@ class _Walk:
             reason = f"it leads back to {first_name}, which contains it (a loop)"
         else:
             reason = f"its files are already listed under {first_name}"
-        self._warn(folder.path, "resource-loop", f"the folder {folder.rel} is not walked again: {reason}")
+        self._warn(folder.path, codes.RESOURCE_LOOP, f"the folder {folder.rel} is not walked again: {reason}")
 
     def _stop_for_entries(self, folder: _Dir, left_here: int, maybe_more: bool) -> None:
         self.truncated = True
@@ -306,13 +305,14 @@ class _Walk:
         verb = "was" if left_here == 1 and not maybe_more and not waiting else "were"
         self._warn(
             folder.path,
-            "resource-limit",
+            codes.RESOURCE_LIMIT,
             f"stopped after examining {MAX_RESOURCE_ENTRIES} folder entries (the limit); {here}{later} "
             f"{verb} left out",
         )
 
-    def _warn(self, path: str, code: str, message: str) -> None:
-        self.diagnostics.append(Diagnostic(path=path, code=code, severity=WARNING, message=message))
+    def _warn(self, path: str, code: Code, message: str) -> None:
+        # one skipped entry, not an error of the skill: `symlink-escape` and `unreadable` soften to warnings
+        self.diagnostics.append(code.at(path, message, severity=WARNING))
 
 
 def list_resources(name: str, skill_root: str, *, discovery_root: str) -> dict[str, Any]:

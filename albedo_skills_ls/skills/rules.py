@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from . import limits
+from . import codes, limits
+from .codes import Code
 from .frontmatter import Mapping, Node, Scalar, SkillText, read_text
-from .model import ERROR, INFORMATION, WARNING, Diagnostic, Range, Severity
+from .model import ERROR, Diagnostic, Range
 from .references import Reference, find_references
 
 KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
@@ -92,10 +93,10 @@ class _Checker:
         self.found: list[Diagnostic] = list(reader_findings)
         # values the reader already rejected (an alias, an anchored value): checking their content again
         # would add a second, misleading error (an alias reads as an empty string)
-        self.rejected = {d.range for d in reader_findings if d.code == "yaml-alias"}
+        self.rejected = {d.range for d in reader_findings if d.code == codes.YAML_ALIAS.id}
 
-    def add(self, code: str, severity: Severity, message: str, where: Range) -> None:
-        self.found.append(Diagnostic(self.path, code, severity, message, where))
+    def add(self, code: Code, message: str, where: Range) -> None:
+        self.found.append(code.at(self.path, message, where))
 
     def string_field(self, root: Mapping, key: str) -> tuple[str | None, Range | None]:
         entry = root.get(key)
@@ -103,7 +104,7 @@ class _Checker:
             return None, None
         if not isinstance(entry.value, Scalar):
             kind = "a list" if not isinstance(entry.value, Mapping) else "a map"
-            self.add("field-type", ERROR, f"`{key}` must be a string, not {kind}", entry.value.range)
+            self.add(codes.FIELD_TYPE, f"`{key}` must be a string, not {kind}", entry.value.range)
             return None, entry.value.range
         if entry.value.range in self.rejected:
             return None, entry.value.range
@@ -115,19 +116,17 @@ class _Checker:
             return
         if not isinstance(entry.value, Mapping):
             self.add(
-                "field-type",
-                ERROR,
+                codes.FIELD_TYPE,
                 "`metadata` must be a map of string keys to string values",
                 entry.value.range,
             )
             return
         for item in entry.value.entries:
             if not isinstance(item.key, Scalar):
-                self.add("field-type", ERROR, "`metadata` keys must be strings", item.key.range)
+                self.add(codes.FIELD_TYPE, "`metadata` keys must be strings", item.key.range)
             elif not isinstance(item.value, Scalar):
                 self.add(
-                    "field-type",
-                    ERROR,
+                    codes.FIELD_TYPE,
                     f"`metadata.{item.key.value}` must be a string value; quote it or join it into one string",
                     item.value.range,
                 )
@@ -136,21 +135,20 @@ class _Checker:
         for entry in root.entries:
             key = entry.key
             if not isinstance(key, Scalar):
-                self.add("field-type", ERROR, "frontmatter keys must be plain strings", key.range)
+                self.add(codes.FIELD_TYPE, "frontmatter keys must be plain strings", key.range)
                 continue
             if key.value in KNOWN_FIELDS:
                 continue
             if key.value in HOST_SPECIFIC_FIELDS:
                 self.add(
-                    "field-host-specific",
-                    INFORMATION,
+                    codes.FIELD_HOST_SPECIFIC,
                     f"`{key.value}` is defined by other hosts; Albedo ignores this field",
                     key.range,
                 )
                 continue
             guess = close_field(key.value)
             hint = f"; did you mean `{guess}`?" if guess else f"; the known fields are {', '.join(KNOWN_FIELDS)}"
-            self.add("field-unknown", WARNING, f"unknown field `{key.value}`{hint}", key.range)
+            self.add(codes.FIELD_UNKNOWN, f"unknown field `{key.value}`{hint}", key.range)
 
 
 def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None) -> ParsedSkill:
@@ -162,8 +160,7 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
         return ParsedSkill(path, None, None, None, tuple(checker.found))
     if not isinstance(root, Mapping):
         checker.add(
-            "frontmatter-not-mapping",
-            ERROR,
+            codes.FRONTMATTER_NOT_MAPPING,
             "the frontmatter must be a YAML map of fields such as `name: my-skill`",
             root.range,
         )
@@ -174,16 +171,15 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
 
     name, name_range = checker.string_field(root, "name")
     if name_range is None:
-        checker.add("name-missing", ERROR, "add a `name` field: the skill folder's name", whole)
+        checker.add(codes.NAME_MISSING, "add a `name` field: the skill folder's name", whole)
     elif name is not None:
         if not name:
-            checker.add("name-missing", ERROR, "`name` is empty: set it to the skill folder's name", name_range)
+            checker.add(codes.NAME_MISSING, "`name` is empty: set it to the skill folder's name", name_range)
         elif problem := name_problem(name):
-            checker.add("name-invalid", ERROR, f"name `{name}` {problem}", name_range)
+            checker.add(codes.NAME_INVALID, f"name `{name}` {problem}", name_range)
         elif folder_name is not None and name != folder_name:
             checker.add(
-                "name-mismatch",
-                ERROR,
+                codes.NAME_MISMATCH,
                 f"name `{name}` differs from its folder `{folder_name}`: rename one so they match",
                 name_range,
             )
@@ -191,20 +187,19 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
     description, description_range = checker.string_field(root, "description")
     if description_range is None:
         checker.add(
-            "description-missing", ERROR, "add a `description`: what the skill does and when to use it", whole
+            codes.DESCRIPTION_MISSING,
+            "add a `description`: what the skill does and when to use it", whole
         )
     elif description is not None:
         if not description.strip():
             checker.add(
-                "description-missing",
-                ERROR,
+                codes.DESCRIPTION_MISSING,
                 "`description` is blank: say what the skill does and when to use it",
                 description_range,
             )
         elif (length := description_length(description)) > limits.MAX_DESCRIPTION_CHARS:
             checker.add(
-                "description-too-long",
-                ERROR,
+                codes.DESCRIPTION_TOO_LONG,
                 f"description is {length:,} characters; the limit is {limits.MAX_DESCRIPTION_CHARS:,}: "
                 "move detail into the body",
                 description_range,
@@ -216,16 +211,14 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
     if compatibility is not None and compatibility_range is not None:
         if not compatibility.strip():
             checker.add(
-                "compatibility-invalid",
-                ERROR,
+                codes.COMPATIBILITY_INVALID,
                 "`compatibility` is empty: describe the environment the skill needs, or remove the field",
                 compatibility_range,
             )
         elif (length := description_length(compatibility)) > limits.MAX_COMPATIBILITY_CHARS:
             # counted like a description: a folded or literal block's final line break is not content
             checker.add(
-                "compatibility-invalid",
-                ERROR,
+                codes.COMPATIBILITY_INVALID,
                 f"`compatibility` is {length} characters; the limit is "
                 f"{limits.MAX_COMPATIBILITY_CHARS}",
                 compatibility_range,
@@ -252,16 +245,14 @@ def _check_body(checker: _Checker, skill_text: SkillText, end_line: int) -> None
     if line_count > limits.MAX_BODY_LINES:
         first_over = end_line + 1 + limits.MAX_BODY_LINES
         checker.add(
-            "body-too-long",
-            INFORMATION,
+            codes.BODY_TOO_LONG,
             f"the body has {line_count:,} lines; keep it under {limits.MAX_BODY_LINES} and move detail into "
             "files under references/",
             Range.of(first_over, 0),
         )
     elif tokens > limits.MAX_BODY_TOKENS:
         checker.add(
-            "body-too-long",
-            INFORMATION,
+            codes.BODY_TOO_LONG,
             f"the body is about {round(tokens):,} tokens; keep it under about {limits.MAX_BODY_TOKENS:,} and move "
             "detail into files under references/",
             Range.of(end_line + 1, 0),

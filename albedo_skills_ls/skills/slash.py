@@ -16,10 +16,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from . import codes
 from .activation import command_catalog
 from .frontmatter import lines_of
 from .markdown import fenced_lines
-from .model import INFORMATION, Catalog, Diagnostic, Range
+from .model import Catalog, Diagnostic, Range
 
 # A command token at a message start: `/` and what follows up to white space; a second `/` makes it a path.
 _TOKEN = re.compile(r"^([ \t]*)(/[^\s/]*)(?=\s|$)")
@@ -129,10 +130,8 @@ def check_chat(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ...]
         if _entry_in(entries, use.command) is not None:
             continue
         found.append(
-            Diagnostic(
+            codes.UNKNOWN_COMMAND.at(
                 path,
-                "unknown-command",
-                INFORMATION,
                 f"unknown command `{use.command}`: check commands.catalog for the available commands, or "
                 "reload (`/reload session`) if the skill was added since",
                 use.range,

@@ -6,6 +6,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ... import __version__
+from ...skills.codes import CODES
 from ..program import PROG
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -17,39 +18,7 @@ SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note"}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_BASE_ID = "%SRCROOT%"
 
-# One line per diagnostic code (decisions.md section 2): SARIF's rule descriptions.
-RULE_DESCRIPTIONS = {
-    "skill-file-missing": "A folder in a skills root has no SKILL.md.",
-    "skill-file-not-regular": "SKILL.md is not a regular file, or resolves outside its skill folder.",
-    "skill-file-too-large": "SKILL.md is over 1 MiB.",
-    "frontmatter-too-large": "The frontmatter block is over 64 KiB.",
-    "encoding": "SKILL.md is not valid UTF-8.",
-    "frontmatter-missing": "SKILL.md does not start with a `---` frontmatter line.",
-    "frontmatter-unterminated": "The frontmatter has no closing `---` line.",
-    "frontmatter-not-mapping": "The frontmatter is not a YAML map.",
-    "yaml-syntax": "The frontmatter is not valid YAML.",
-    "yaml-tag": "The frontmatter uses a YAML tag outside the failsafe schema.",
-    "yaml-alias": "The frontmatter uses a YAML anchor or alias.",
-    "yaml-duplicate-key": "The frontmatter repeats a key.",
-    "name-missing": "The `name` field is missing or empty.",
-    "name-invalid": "The `name` is not 1-64 lowercase ASCII letters, digits and single hyphens.",
-    "name-mismatch": "The `name` differs from the skill folder's name.",
-    "description-missing": "The `description` field is missing or blank.",
-    "description-too-long": "The `description` is over 1,024 characters.",
-    "field-type": "A field has the wrong type (a list or map where a string belongs).",
-    "compatibility-invalid": "The `compatibility` field is empty or over 500 characters.",
-    "field-unknown": "A top-level frontmatter key is not one of the Agent Skills fields.",
-    "field-host-specific": "A field defined by other hosts, which Albedo ignores.",
-    "body-too-long": "The Markdown body is over 500 lines or about 5,000 tokens.",
-    "reference-missing": "A relative file reference in the body names nothing inside the skill folder.",
-    "reference-outside": "A file reference in the body resolves outside the skill folder.",
-    "collision": "A valid skill is hidden by another skill with the same name.",
-    "command-collision": "A skill's name is a built-in command; it is reachable as /skill:NAME.",
-    "symlink-escape": "A linked skill folder resolves outside its discovery root.",
-    "candidate-limit": "More than 128 skill folders: the rest were not examined.",
-    "diagnostic-limit": "More than 64 diagnostics: the rest were dropped.",
-    "unreadable": "A file or folder could not be read.",
-}
+# Rule descriptions come from the engine's registry of codes (skills/codes.py).
 
 
 def sarif_log(catalog: Catalog) -> dict[str, Any]:
@@ -104,7 +73,7 @@ def sarif_log(catalog: Catalog) -> dict[str, Any]:
                     {
                         "id": code,
                         "name": code,
-                        "shortDescription": {"text": RULE_DESCRIPTIONS.get(code, code)},
+                        "shortDescription": {"text": CODES[code].summary},
                         "defaultConfiguration": {"level": SARIF_LEVEL.get(severities[code], "note")},
                     }
                     for code in codes

@@ -1,0 +1,360 @@
+"""The registry of diagnostic codes: every code the engine can emit, once, with what a reader needs to know.
+
+Rules emit entries of this registry (`NAME_MISMATCH.at(path, message, range)`), never bare strings, so a code
+cannot be emitted without being described. Everything else about a code is derived from here: the command
+line's SARIF rule metadata, the quick-fix set (`FIXABLE`), and the table in docs/diagnostics.md, which
+`python -m albedo_skills_ls.skills.codes --markdown > docs/diagnostics.md` writes and a test compares.
+
+Adding a code: add an entry below (in the order the docs should list it), emit it from its rule module,
+write a test that makes the engine emit it, and regenerate docs/diagnostics.md. tests/unit/test_codes.py
+fails if any of the four is missing.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import NamedTuple
+
+from .model import ERROR, FILE_START, INFORMATION, WARNING, Diagnostic, Range, Related, Severity
+
+DOCS_PATH = "docs/diagnostics.md"
+
+
+class Code(NamedTuple):
+    """One diagnostic code and its documentation."""
+
+    id: str
+    severity: Severity  # the severity in the catalog and the editor; the resource listing reports its own
+    summary: str  # one sentence: SARIF's shortDescription
+    when: str  # exactly when it fires (Markdown): the docs table
+    help: str  # what to do about it (Markdown)
+    fixable: bool = False  # an editor quick fix exists (skills/authoring/fixes.py)
+
+    @property
+    def doc_anchor(self) -> str:
+        """Where the code is documented: a link target relative to the repository root."""
+        return f"{DOCS_PATH}#{self.id}"
+
+    def at(
+        self,
+        path: str,
+        message: str,
+        where: Range = FILE_START,
+        related: tuple[Related, ...] = (),
+        severity: Severity | None = None,
+    ) -> Diagnostic:
+        """A finding of this code. `severity` overrides the registered one where a context reports the same
+        condition more softly (a skipped resource is a warning, not an error of the skill)."""
+        return Diagnostic(path, self.id, severity or self.severity, message, where, related)
+
+
+CODES: dict[str, Code] = {}
+
+
+def _code(*args: object, **kwargs: object) -> Code:
+    code = Code(*args, **kwargs)  # type: ignore[arg-type]
+    assert code.id not in CODES, f"diagnostic code {code.id} registered twice"
+    CODES[code.id] = code
+    return code
+
+
+# --- discovery: the folders and files of a root ------------------------------------------------------------
+
+SKILL_FILE_MISSING = _code(
+    "skill-file-missing", ERROR,
+    "A folder in a skills root has no SKILL.md.",
+    "a child folder of a root has no `SKILL.md` (placed on the folder)",
+    "Add a `SKILL.md` with `name` and `description` frontmatter, or move the folder out of the skills root.",
+)
+SKILL_FILE_NOT_REGULAR = _code(
+    "skill-file-not-regular", ERROR,
+    "SKILL.md is not a regular file, or resolves outside its skill folder.",
+    "`SKILL.md` is a folder, FIFO, device or broken link, or a link that resolves outside its skill folder; "
+    "a FIFO is never opened",
+    "Replace it with a regular file inside the skill folder.",
+)
+SKILL_FILE_TOO_LARGE = _code(
+    "skill-file-too-large", ERROR,
+    "SKILL.md is over 1 MiB.",
+    "`SKILL.md` is over 1 MiB (at most 1 MiB + 1 byte is read)",
+    "Move long material into files under `references/`.",
+)
+FRONTMATTER_TOO_LARGE = _code(
+    "frontmatter-too-large", ERROR,
+    "The frontmatter block is over 64 KiB.",
+    "the YAML between the `---` lines is over 64 KiB",
+    "Keep the frontmatter to the fields; move long text into the body or `references/`.",
+)
+ENCODING = _code(
+    "encoding", ERROR,
+    "SKILL.md is not valid UTF-8.",
+    "bytes that are not UTF-8 (placed at the first bad byte); a BOM is skipped",
+    "Save the file as UTF-8.",
+)
+
+# --- the frontmatter block and its YAML ----------------------------------------------------------------------
+
+FRONTMATTER_MISSING = _code(
+    "frontmatter-missing", ERROR,
+    "SKILL.md does not start with a `---` frontmatter line.",
+    "the first line is not exactly `---`",
+    "Start the file with a `---` line, the `name` and `description` fields, and a closing `---` line.",
+    fixable=True,
+)
+FRONTMATTER_UNTERMINATED = _code(
+    "frontmatter-unterminated", ERROR,
+    "The frontmatter has no closing `---` line.",
+    "no later line is `---` (trailing spaces or tabs allowed)",
+    "Add a `---` line after the last field.",
+)
+FRONTMATTER_NOT_MAPPING = _code(
+    "frontmatter-not-mapping", ERROR,
+    "The frontmatter is not a YAML map.",
+    "the YAML is a list or a scalar",
+    "Write the frontmatter as `key: value` lines, such as `name: my-skill`.",
+)
+YAML_SYNTAX = _code(
+    "yaml-syntax", ERROR,
+    "The frontmatter is not valid YAML.",
+    "the parser stopped here; also a second document, or a lone CR, NEL, LS or PS line break inside the "
+    "frontmatter",
+    "Fix the YAML at the range shown; quote values that hold `: ` or start with a special character.",
+)
+YAML_TAG = _code(
+    "yaml-tag", ERROR,
+    "The frontmatter uses a YAML tag outside the failsafe schema.",
+    "any tag but `!!str`, `!!map`, `!!seq` (failsafe schema)",
+    "Remove the tag; every value is read as a string.",
+)
+YAML_ALIAS = _code(
+    "yaml-alias", ERROR,
+    "The frontmatter uses a YAML anchor or alias.",
+    "an anchor or an alias",
+    "Write the value out in full instead of an anchor and alias.",
+)
+YAML_DUPLICATE_KEY = _code(
+    "yaml-duplicate-key", ERROR,
+    "The frontmatter repeats a key.",
+    "a key repeated in one map (on the second one)",
+    "Keep one of the two keys.",
+)
+
+# --- the fields ---------------------------------------------------------------------------------------------
+
+NAME_MISSING = _code(
+    "name-missing", ERROR,
+    "The `name` field is missing or empty.",
+    "no `name`, or an empty one",
+    "Add `name:` with the skill folder's name.",
+)
+NAME_INVALID = _code(
+    "name-invalid", ERROR,
+    "The `name` is not 1-64 lowercase ASCII letters, digits and single hyphens.",
+    "not 1–64 of `a-z0-9-`, a leading/trailing `-`, or `--`; the message names the first offending character",
+    "Use 1–64 lowercase letters, digits and single hyphens; the quick fix offers the folder's name or a "
+    "corrected one.",
+    fixable=True,
+)
+NAME_MISMATCH = _code(
+    "name-mismatch", ERROR,
+    "The `name` differs from the skill folder's name.",
+    "`name` differs from the folder (range: the value of `name`)",
+    "Rename the folder or the `name` so they match; the quick fix sets the folder's name.",
+    fixable=True,
+)
+DESCRIPTION_MISSING = _code(
+    "description-missing", ERROR,
+    "The `description` field is missing or blank.",
+    "no `description`, or a blank one",
+    "Add a `description`: what the skill does and when to use it.",
+)
+DESCRIPTION_TOO_LONG = _code(
+    "description-too-long", ERROR,
+    "The `description` is over 1,024 characters.",
+    "over 1,024 characters (a block scalar's final line break not counted)",
+    "Shorten it; move detail into the body.",
+)
+FIELD_TYPE = _code(
+    "field-type", ERROR,
+    "A field has the wrong type (a list or map where a string belongs).",
+    "`name`, `description`, `license`, `compatibility` or `allowed-tools` is a list or map; `metadata` is not "
+    "a map of strings",
+    "Write the value as one string (quote it, or join a list into one string).",
+)
+COMPATIBILITY_INVALID = _code(
+    "compatibility-invalid", ERROR,
+    "The `compatibility` field is empty or over 500 characters.",
+    "empty, or over 500 characters",
+    "Describe the environment the skill needs in at most 500 characters, or remove the field.",
+)
+FIELD_UNKNOWN = _code(
+    "field-unknown", WARNING,
+    "A top-level frontmatter key is not one of the Agent Skills fields.",
+    "a key outside the six; suggests the close one (`desciption` → `description`)",
+    "Fix the spelling (the quick fix renames it to the field it most likely meant) or remove the key.",
+    fixable=True,
+)
+FIELD_HOST_SPECIFIC = _code(
+    "field-host-specific", INFORMATION,
+    "A field defined by other hosts, which Albedo ignores.",
+    "`argument-hint`, `user-invocable`, `disable-model-invocation`, `model`, `context`, `agent`, `hooks`, "
+    "`version`, `when_to_use`: Albedo ignores this field",
+    "Nothing, if another host needs it; Albedo ignores it.",
+)
+
+# --- the body -----------------------------------------------------------------------------------------------
+
+BODY_TOO_LONG = _code(
+    "body-too-long", INFORMATION,
+    "The Markdown body is over 500 lines or about 5,000 tokens.",
+    "over 500 body lines, or over about 5,000 tokens (characters / 4)",
+    "Move detail into files under `references/` and link them from the body.",
+)
+REFERENCE_MISSING = _code(
+    "reference-missing", WARNING,
+    "A relative file reference in the body names nothing inside the skill folder.",
+    "a relative file reference in the body (Markdown link, or a backticked path under `references/`, "
+    "`scripts/`, `assets/` or an existing folder) names no file in the skill",
+    "Create the file, or correct the path (relative to the skill folder).",
+)
+REFERENCE_OUTSIDE = _code(
+    "reference-outside", WARNING,
+    "A file reference in the body resolves outside the skill folder.",
+    "a Markdown link in the body that climbs out of the skill folder (`..`, absolute, or a link escaping it)",
+    "Copy the file into the skill folder and link it there: a skill travels as its folder.",
+)
+
+# --- several skills: collisions ----------------------------------------------------------------------------
+
+COLLISION = _code(
+    "collision", WARNING,
+    "A valid skill is hidden by another skill with the same name.",
+    "a valid skill whose name a winning skill holds; message and related information name the winner",
+    "Rename one of the two skills (folder and `name`), or remove the one you do not want.",
+)
+COMMAND_COLLISION = _code(
+    "command-collision", INFORMATION,
+    "A skill's name is a built-in command; it is reachable as /skill:NAME.",
+    "a skill named like a built-in command: it is `/skill:NAME`",
+    "Nothing, or rename the skill to reach it as `/NAME`.",
+)
+SYMLINK_ESCAPE = _code(
+    "symlink-escape", ERROR,
+    "A linked skill folder resolves outside its discovery root.",
+    "a linked skill folder resolves outside its discovery root",
+    "Move the skill into the root instead of linking it.",
+)
+
+# --- bounds and the file system ------------------------------------------------------------------------------
+
+CANDIDATE_LIMIT = _code(
+    "candidate-limit", WARNING,
+    "More than 128 skill folders: the rest were not examined.",
+    "more than 128 candidates: says how many were not examined",
+    "Remove unused skills from the roots.",
+)
+DIAGNOSTIC_LIMIT = _code(
+    "diagnostic-limit", INFORMATION,
+    "More than 64 diagnostics: the rest were dropped.",
+    "more than 64 catalog diagnostics: the first 64 in sorted order are kept, this one says how many were dropped",
+    "Fix the diagnostics shown and reload to see the rest.",
+)
+UNREADABLE = _code(
+    "unreadable", ERROR,
+    "A file or folder could not be read.",
+    "a permission or I/O error, or a link in a root that cannot be followed (dangling, a loop), with the OS's "
+    "reason",
+    "Check the permissions, or point the link at a skill folder or remove it.",
+)
+
+# --- chat buffers -------------------------------------------------------------------------------------------
+
+UNKNOWN_COMMAND = _code(
+    "unknown-command", INFORMATION,
+    "A slash command at a message start is not in the command catalog.",
+    "chat buffers: a `/command` at a message start that the catalog does not know",
+    "Check `commands.catalog` for the available commands, or reload if the skill was added since.",
+)
+
+# --- skills.resources: entries left out of a listing (reported as warnings or information) -------------------
+
+RESOURCE_NOT_REGULAR = _code(
+    "resource-not-regular", INFORMATION,
+    "A resource entry is a FIFO, socket or device: skipped.",
+    "`skills.resources`: a FIFO, socket or device beneath the skill folder",
+    "Nothing: only regular files are resources.",
+)
+RESOURCE_NAME = _code(
+    "resource-name", WARNING,
+    "A resource's file name is not valid UTF-8: skipped.",
+    "`skills.resources`: a file name that is not UTF-8",
+    "Rename the file with a UTF-8 name.",
+)
+RESOURCE_LOOP = _code(
+    "resource-loop", WARNING,
+    "A resource folder or link leads back to one already listed: skipped.",
+    "`skills.resources`: a link loop, or a folder reached twice through links",
+    "Remove the link, or let it point at files not otherwise listed.",
+)
+RESOURCE_LIMIT = _code(
+    "resource-limit", WARNING,
+    "The resource listing reached a bound and stopped.",
+    "`skills.resources`: 512 files, 2,048 entries or 16 levels reached",
+    "Keep fewer files in the skill folder, or nest them less deeply.",
+)
+
+# The codes an editor quick fix exists for (skills/authoring/fixes.py offers one per diagnostic of these).
+FIXABLE: frozenset[str] = frozenset(code.id for code in CODES.values() if code.fixable)
+
+
+# --- docs/diagnostics.md ------------------------------------------------------------------------------------
+
+_DOC_HEAD = """\
+# Diagnostic codes
+
+<!-- Generated from albedo_skills_ls/skills/codes.py by
+     `python -m albedo_skills_ls.skills.codes --markdown > docs/diagnostics.md`; a test checks it. -->
+
+Every diagnostic has a stable `code`, a severity, a message that says what to do, and an exact range
+(0-based code points in the engine; UTF-16, or the negotiated `positionEncoding`, over LSP; 1-based on the
+command line). An `error` leaves the skill out of the catalog; a `warning` or `information` keeps it.
+A code whose "what to do" ends in "Quick fix." has an editor code action that applies it.
+
+| code | severity | when | what to do |
+| --- | --- | --- | --- |
+"""
+
+_DOC_TAIL = """
+`skills.resources` reports skipped entries with `symlink-escape`, `resource-loop`, `unreadable`,
+`resource-not-regular` (FIFOs, sockets, devices), `resource-name` (a file name that is not UTF-8) and
+`resource-limit` (512 files, 2,048 entries or 16 levels reached); there `symlink-escape` and `unreadable`
+are warnings about one entry, not errors of the skill.
+"""
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def markdown() -> str:
+    """The whole of docs/diagnostics.md: one row per code, in registry order, each with its anchor."""
+    rows = []
+    for entry in CODES.values():
+        fix = " Quick fix." if entry.fixable else ""
+        rows.append(
+            f'| <a id="{entry.id}"></a>`{entry.id}` | {entry.severity} | {_cell(entry.when)} | '
+            f"{_cell(entry.help)}{fix} |\n"
+        )
+    return _DOC_HEAD + "".join(rows) + _DOC_TAIL
+
+
+def main(argv: list[str]) -> int:
+    if argv != ["--markdown"]:
+        print("usage: python -m albedo_skills_ls.skills.codes --markdown > docs/diagnostics.md", file=sys.stderr)
+        return 2
+    sys.stdout.write(markdown())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
