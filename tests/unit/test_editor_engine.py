@@ -158,6 +158,22 @@ def test_command_uses():
     ]
 
 
+
+def test_check_chat_reports_only_unknown_commands_at_message_starts(tmp_path):
+    ws = tmp_path / "ws"
+    folder = ws / ".agents/skills/demo"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(FRONT)
+    catalog = discover(str(ws), str(tmp_path / "home"), user_roots=False)
+    text = "/demo x\n/skill:demo\n/help\n  /nope now\nand/or /gone\n```\n/fenced\n```\n/skill:gone\n"
+    found = slash.check_chat(catalog, "chat.md", text)
+    assert [(d.code, d.severity, d.range) for d in found] == [
+        ("unknown-command", "information", Range.of(3, 2, 3, 7)),
+        ("unknown-command", "information", Range.of(8, 0, 8, 11)),
+    ]
+    assert found[0].message.startswith("unknown command `/nope`: check commands.catalog")
+    assert found[0].path == "chat.md"
+
 def test_the_quick_fix_template_validates_for_any_folder_name():
     for folder in ("pdf-tools", "My Skill", "日本", "--"):
         path = f"/skills/{folder}/SKILL.md"
