@@ -26,6 +26,7 @@ from ..skills import slash
 from ..skills.catalog import SkillsSession, check_buffer, placement
 from ..skills.discovery import WORKSPACE_ROOTS, USER_ROOTS
 from ..skills.model import Catalog, Diagnostic
+from ..skills.paths import is_within
 from . import settings as settings_module
 from .client import ClientFeatures
 from .convert import LineSource, path_to_uri, to_lsp_diagnostic, uri_to_path
@@ -110,7 +111,7 @@ class AlbedoLanguageServer(LanguageServer):
         if path:
             for session in self.sessions:
                 root = session.workspace
-                if root and (path == root or path.startswith(root.rstrip("/") + "/")):
+                if root and is_within(path, root):
                     if best is None or len(root) > len(best.workspace or ""):
                         best = session
         return best or self.primary()

@@ -14,6 +14,7 @@ from typing import Iterable, NamedTuple
 
 from . import codes, limits
 from .model import FILE_START, Catalog, Diagnostic, Related, Root, Scope, Skill
+from .paths import is_within, resolves_within
 from .references import check_references
 from .rules import ParsedSkill, check_document
 
@@ -46,11 +47,6 @@ def root_paths(workspace: str | None, home: str | None, user_roots: bool = True)
     return list(unique.items())
 
 
-def is_within(path: str, folder: str) -> bool:
-    """Whether resolved `path` is `folder` itself or lies beneath it (both already resolved)."""
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
 def _os_reason(exc: OSError) -> str:
     return exc.strerror or exc.__class__.__name__
 
@@ -72,7 +68,7 @@ def read_skill_bytes(path: str, folder: str) -> tuple[bytes | None, os.stat_resu
         return None, None, _unreadable(path, exc)
     try:
         info = os.stat(path) if stat.S_ISLNK(link.st_mode) else link
-        if stat.S_ISLNK(link.st_mode) and not is_within(os.path.realpath(path), os.path.realpath(folder)):
+        if stat.S_ISLNK(link.st_mode) and not resolves_within(path, folder):
             return None, info, codes.SKILL_FILE_NOT_REGULAR.at(
                 path,
                 f"{SKILL_FILE} is a link that resolves outside its skill folder: "
@@ -222,7 +218,7 @@ def _examine_candidate(folder: str, cache: ParseCache | None) -> ParsedSkill | D
             info = None
         if info is not None and stat.S_ISREG(info.st_mode):
             cached = cache.get(path, info)
-            if cached is not None and (not os.path.islink(path) or _inside(path, folder)):
+            if cached is not None and (not os.path.islink(path) or resolves_within(path, folder)):
                 return cached
     data, info, problem = read_skill_bytes(path, folder)
     if problem is not None or data is None or info is None:
@@ -232,10 +228,6 @@ def _examine_candidate(folder: str, cache: ParseCache | None) -> ParsedSkill | D
     if cache is not None:
         cache.put(path, info, parsed)
     return parsed
-
-
-def _inside(path: str, folder: str) -> bool:
-    return is_within(os.path.realpath(path), os.path.realpath(folder))
 
 
 class _Candidate(NamedTuple):
@@ -343,13 +335,7 @@ def discover(
         command = f"/{name}"
         if name in builtin_names:
             command = f"/skill:{name}"
-            found.append(
-                codes.COMMAND_COLLISION.at(
-                    parsed.path,
-                    f"`/{name}` is a built-in command, so this skill is reachable as `/skill:{name}`",
-                    parsed.name_range or FILE_START,
-                )
-            )
+            found.append(command_collision(parsed))
         # Advertised without the final line break a folded or literal block scalar ends with.
         description = (parsed.description or "").removesuffix("\n")
         skills.append(Skill(name, description, parsed.path, command, candidate.scope, candidate.root))
@@ -399,4 +385,13 @@ def collision(loser: ParsedSkill, loser_scope: Scope, winner: ParsedSkill, winne
         f"skill `{loser.name}` is hidden by {winner.path} ({why}): rename one of them",
         loser.name_range or FILE_START,
         (Related(winner.path, f"`{winner.name}` is defined here and wins", winner.name_range or FILE_START),),
+    )
+
+
+def command_collision(skill: ParsedSkill) -> Diagnostic:
+    """The note on a valid skill named like a built-in command: it is reached as `/skill:NAME`."""
+    return codes.COMMAND_COLLISION.at(
+        skill.path,
+        f"`/{skill.name}` is a built-in command, so this skill is reachable as `/skill:{skill.name}`",
+        skill.name_range or FILE_START,
     )

@@ -32,9 +32,10 @@ from typing import Literal, NamedTuple
 from urllib.parse import unquote
 
 from . import codes
-from .frontmatter import DELIMITER, lines_of
+from .frontmatter import closing_line, lines_of, opens_frontmatter
 from .markdown import prose_lines
 from .model import Diagnostic, Range
+from .paths import is_within
 
 ReferenceKind = Literal["link", "code"]
 Status = Literal["ok", "missing", "outside"]
@@ -73,12 +74,10 @@ class Reference(NamedTuple):
 def body_start_line(lines: list[str]) -> int | None:
     """The first body line under the frontmatter rules of `frontmatter.py`: after the closing `---`, or 0
     when there is no opening `---`. None when the frontmatter is never closed (there is no body)."""
-    if not lines or lines[0].rstrip("\r\n") != DELIMITER:
+    if not opens_frontmatter(lines):
         return 0
-    for number in range(1, len(lines)):
-        if lines[number].rstrip("\r\n").rstrip(" \t") == DELIMITER:
-            return number + 1
-    return None
+    end = closing_line(lines)
+    return end + 1 if end is not None else None
 
 
 def _link_target(written: str) -> str | None:
@@ -202,7 +201,7 @@ def resolve(folder: str, target: str) -> tuple[Status, str | None]:
                 return "missing", None
             if link.startswith("/"):
                 normal = os.path.normpath(link)
-                if normal != folder and not normal.startswith(folder.rstrip("/") + "/"):
+                if not is_within(normal, folder):
                     return "outside", None
                 rest = os.path.relpath(normal, folder)
                 current = folder

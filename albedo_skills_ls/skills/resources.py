@@ -49,6 +49,7 @@ from .limits import (
     MAX_RESOURCE_FILES,
 )
 from .model import WARNING, Diagnostic
+from .paths import is_within
 
 __all__ = ["list_resources", "read_resource"]
 
