@@ -16,7 +16,7 @@ from typing import Literal
 from . import limits
 from .codes import FIELD_UNKNOWN, FIXABLE, FRONTMATTER_MISSING, NAME_INVALID, NAME_MISMATCH
 from .discovery import SKILL_FILE
-from .frontmatter import DELIMITER, Mapping, Scalar, Sequence, lines_of, read_text
+from .frontmatter import DELIMITER, Mapping, Scalar, Sequence, closing_line, lines_of, opens_frontmatter, read_text
 from .markdown import prose_lines
 from .model import FILE_START, Diagnostic, Position, Range
 from .rules import (
@@ -95,12 +95,10 @@ def field_documentation(key: str) -> str | None:
 def frontmatter_lines(lines: list[str]) -> tuple[int, int] | None:
     """The lines holding YAML: (first, end) with `end` exclusive (the closing `---`, or the end of an
     unterminated block, so a frontmatter being typed still gets help). None without an opening `---`."""
-    if not lines or lines[0].rstrip("\r\n") != DELIMITER:
+    if not opens_frontmatter(lines):
         return None
-    for number in range(1, len(lines)):
-        if lines[number].rstrip("\r\n").rstrip(" \t") == DELIMITER:
-            return 1, number
-    return 1, len(lines) + 1
+    end = closing_line(lines)
+    return 1, end if end is not None else len(lines) + 1
 
 
 _TOP_KEY = re.compile(r"^([^\s#:'\"\-?][^:]*?|-[^\s:][^:]*?)[ \t]*:(?:[ \t]|$)")
@@ -419,7 +417,7 @@ def outline(text: str, path: str = SKILL_FILE) -> list[OutlineItem]:
         items.extend(_fields(frontmatter.root, lines))
     if frontmatter is not None:
         start = frontmatter.end_line + 1
-    elif lines and lines[0].rstrip("\r\n") == DELIMITER:
+    elif opens_frontmatter(lines):
         return items  # unterminated: everything is frontmatter being written
     else:
         start = 0

@@ -13,8 +13,16 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from . import codes
-from .discovery import DEFAULT_BUILTINS, SKILL_FILE, ParseCache, collision, discover, read_skill_text
-from .model import FILE_START, Catalog, Diagnostic, Scope
+from .discovery import (
+    DEFAULT_BUILTINS,
+    SKILL_FILE,
+    ParseCache,
+    collision,
+    command_collision,
+    discover,
+    read_skill_text,
+)
+from .model import Catalog, Diagnostic, Scope
 from .references import check_references
 from .rules import ParsedSkill, check_document
 
@@ -65,13 +73,7 @@ def check_buffer(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ..
                     winner = ParsedSkill(holder.path, holder.name, holder.description, None, ())
                 found.append(collision(parsed, where.scope, winner, holder.scope))
         if parsed.name in catalog.builtins and not any(d.code == codes.COLLISION.id for d in found):
-            found.append(
-                codes.COMMAND_COLLISION.at(
-                    path,
-                    f"`/{parsed.name}` is a built-in command, so this skill is reachable as `/skill:{parsed.name}`",
-                    parsed.name_range or FILE_START,
-                )
-            )
+            found.append(command_collision(parsed))
     return tuple(sorted(found, key=lambda d: d.sort_key))
 
 

@@ -152,10 +152,25 @@ def lines_of(text: str) -> list[str]:
     return lines
 
 
+def opens_frontmatter(lines: list[str]) -> bool:
+    """Whether the first line is exactly `---` (its line end aside): the file has a frontmatter block."""
+    return bool(lines) and _strip_eol(lines[0]) == DELIMITER
+
+
+def closing_line(lines: list[str]) -> int | None:
+    """The line number of the `---` that closes a frontmatter opened on line 0 (trailing spaces or tabs
+    allowed), or None when no later line closes it. The one definition of where a frontmatter ends."""
+    for number in range(1, len(lines)):
+        line = lines[number]
+        if line.startswith(DELIMITER) and _strip_eol(line).rstrip(" \t") == DELIMITER:
+            return number
+    return None
+
+
 def split_and_parse(text: str, path: str) -> SkillText:
     lines = lines_of(text)
-    first = _strip_eol(lines[0]) if lines else ""
-    if first != DELIMITER:
+    if not opens_frontmatter(lines):
+        first = _strip_eol(lines[0]) if lines else ""
         return SkillText(
             text,
             None,
@@ -170,12 +185,7 @@ def split_and_parse(text: str, path: str) -> SkillText:
             lines,
         )
     opening = Range.of(0, 0, 0, len(DELIMITER))
-    end_line = None
-    for number in range(1, len(lines)):
-        line = lines[number]
-        if line.startswith(DELIMITER) and _strip_eol(line).rstrip(" \t") == DELIMITER:
-            end_line = number
-            break
+    end_line = closing_line(lines)
     if end_line is None:
         return SkillText(
             text,
