@@ -14,7 +14,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..skills import authoring, slash
-from ..skills.activation import command_catalog
+from ..skills.activation import command_entries
 from ..skills.discovery import read_skill_text
 from ..skills.model import FILE_START, Catalog
 from .convert import LineSource, path_to_uri, to_lsp_range
@@ -43,7 +43,7 @@ def completion_items(
             types.CompletionItem(
                 label=value,
                 kind=types.CompletionItemKind.EnumMember,
-                detail=f"argument of {entry['command']}",
+                detail=f"argument of {entry.command}",
                 text_edit=types.TextEdit(range=edit_range, new_text=value),
                 sort_text=f"{index:04d}",
             )
@@ -51,17 +51,17 @@ def completion_items(
             if fits_typed(value, typing.prefix)
         ]
     items = []
-    for index, entry in enumerate(command_catalog(catalog)):  # built-ins first, then catalog order
-        if not fits_typed(entry["command"], "/" + typing.prefix):
+    for index, entry in enumerate(command_entries(catalog)):  # built-ins first, then catalog order
+        if not fits_typed(entry.command, "/" + typing.prefix):
             continue
-        builtin = entry["kind"] == "builtin"
+        builtin = entry.kind == "builtin"
         items.append(
             types.CompletionItem(
-                label=entry["command"],
+                label=entry.command,
                 kind=types.CompletionItemKind.Keyword if builtin else types.CompletionItemKind.Function,
                 detail=slash.detail_of(entry),
-                documentation=markup(ls, entry["description"], "completion"),
-                text_edit=types.TextEdit(range=edit_range, new_text=entry["command"]),
+                documentation=markup(ls, entry.description, "completion"),
+                text_edit=types.TextEdit(range=edit_range, new_text=entry.command),
                 sort_text=f"{index:04d}",
             )
         )
@@ -89,9 +89,9 @@ def definition(
     if use is None:
         return None
     entry = slash.entry_for(catalog_for(ls, document), use.command)
-    if entry is None or entry["kind"] != "skill":
+    if entry is None or entry.path is None:  # built-ins have no source
         return None
-    path = entry["path"]
+    path = entry.path
     opened = ls.open_text(path)
     text = opened[0] if opened else read_skill_text(path)
     where = authoring.name_range(text, path) if text is not None else FILE_START

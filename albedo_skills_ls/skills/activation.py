@@ -15,7 +15,7 @@ from .confinement import confined_folder
 from .discovery import SKILL_FILE, read_skill_bytes
 from .errors import InvalidArguments, Refused
 from .frontmatter import read_text
-from .model import Catalog, Skill
+from .model import Catalog, CommandArgument, CommandEntry, Skill
 from .rules import check_frontmatter
 
 MODES = ("model", "user")
@@ -29,53 +29,39 @@ BUILTIN_DESCRIPTIONS = {
 }
 RELOAD_ARGUMENTS = ("", "session")
 
-SKILL_ARGUMENT = {
-    "name": "arguments",
-    "type": "string",
-    "required": False,
-    "description": "Free text handed to the skill exactly as typed.",
-}
+SKILL_ARGUMENT = CommandArgument("arguments", "string", False, "Free text handed to the skill exactly as typed.")
+RELOAD_SCOPE_ARGUMENT = CommandArgument(
+    "scope", "string", False, "`session`: re-run discovery and swap this session's catalog.", ("session",)
+)
 
 
-def builtin_arguments(name: str) -> list[dict[str, Any]]:
-    if name == "reload":
-        return [
-            {
-                "name": "scope",
-                "type": "string",
-                "required": False,
-                "description": "`session`: re-run discovery and swap this session's catalog.",
-                "values": ["session"],
-            }
-        ]
-    return []
+def builtin_arguments(name: str) -> tuple[CommandArgument, ...]:
+    return (RELOAD_SCOPE_ARGUMENT,) if name == "reload" else ()
 
 
-def command_catalog(catalog: Catalog) -> list[dict[str, Any]]:
+def command_entries(catalog: Catalog) -> list[CommandEntry]:
     """Built-ins first (in setting order), then skills in catalog order. Skills also carry `path` and `scope`."""
-    entries: list[dict[str, Any]] = [
-        {
-            "command": f"/{name}",
-            "name": name,
-            "kind": "builtin",
-            "description": BUILTIN_DESCRIPTIONS.get(name, f"Built-in command `/{name}` of the Albedo client."),
-            "arguments": builtin_arguments(name),
-        }
+    entries = [
+        CommandEntry(
+            f"/{name}",
+            name,
+            "builtin",
+            BUILTIN_DESCRIPTIONS.get(name, f"Built-in command `/{name}` of the Albedo client."),
+            builtin_arguments(name),
+        )
         for name in catalog.builtins
     ]
+    skill_arguments = (SKILL_ARGUMENT,)
     entries += [
-        {
-            "command": skill.command,
-            "name": skill.name,
-            "kind": "skill",
-            "description": skill.description,
-            "arguments": [dict(SKILL_ARGUMENT)],
-            "path": skill.path,
-            "scope": skill.scope,
-        }
+        CommandEntry(skill.command, skill.name, "skill", skill.description, skill_arguments, skill.path, skill.scope)
         for skill in catalog.skills
     ]
     return entries
+
+
+def command_catalog(catalog: Catalog) -> list[dict[str, Any]]:
+    """`commands.catalog` as JSON (the server route and `albedo-skills commands`)."""
+    return [entry.to_json() for entry in command_entries(catalog)]
 
 
 def resolve(catalog: Catalog, command: str) -> Skill | str:
@@ -150,8 +136,8 @@ def invoke_builtin(
             "command": "/help",
             "kind": "builtin",
             "result": [
-                {"command": entry["command"], "description": entry["description"]}
-                for entry in command_catalog(catalog)
+                {"command": entry.command, "description": entry.description}
+                for entry in command_entries(catalog)
             ],
         }
     return {

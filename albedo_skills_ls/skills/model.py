@@ -122,6 +122,55 @@ class Skill(NamedTuple):
         }
 
 
+class CommandArgument(NamedTuple):
+    """One argument a command takes, as `commands.catalog` lists it."""
+
+    name: str
+    type: str
+    required: bool
+    description: str
+    values: tuple[str, ...] | None = None  # the values it can take, when they are known (`/reload session`)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": self.type,
+            "required": self.required,
+            "description": self.description,
+        }
+        if self.values is not None:
+            out["values"] = list(self.values)
+        return out
+
+
+CommandKind = Literal["builtin", "skill"]
+
+
+class CommandEntry(NamedTuple):
+    """One entry of `commands.catalog`: a built-in command, or a skill (which also has its path and scope)."""
+
+    command: str  # as typed: "/help", "/demo", "/skill:model"
+    name: str
+    kind: CommandKind
+    description: str
+    arguments: tuple[CommandArgument, ...]
+    path: str | None = None  # skills only: the SKILL.md
+    scope: Scope | None = None  # skills only
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "command": self.command,
+            "name": self.name,
+            "kind": self.kind,
+            "description": self.description,
+            "arguments": [argument.to_json() for argument in self.arguments],
+        }
+        if self.kind == "skill":
+            out["path"] = self.path
+            out["scope"] = self.scope
+        return out
+
+
 class Catalog(NamedTuple):
     """The immutable snapshot: discovery's whole result.
 

@@ -6,7 +6,7 @@ a word or a path (`and/or`, `src/x`, `日本 /x`) is text, and so is a token tha
 (`/usr/bin/env`), and so is anything inside a fenced code block (```` ``` ```` or `~~~`).
 
 Everything reads the one `Catalog` snapshot the caller passes and the entries of `commands.catalog`
-(`activation.command_catalog`), so completion, hover and diagnostics agree with what `commands.invoke`
+(`activation.command_entries`), so completion, hover and diagnostics agree with what `commands.invoke`
 accepts. Positions are 0-based lines and code-point characters, as everywhere in the engine.
 """
 
@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from . import codes
-from .activation import command_catalog
+from .activation import command_entries
 from .frontmatter import lines_of
 from .markdown import fenced_lines
-from .model import Catalog, Diagnostic, Range
+from .model import Catalog, CommandEntry, Diagnostic, Range
 
 # A command token at a message start: `/` and what follows up to white space; a second `/` makes it a path.
 _TOKEN = re.compile(r"^([ \t]*)(/[^\s/]*)(?=\s|$)")
@@ -104,27 +104,27 @@ def command_uses_on_line(text: str, line: int) -> list[CommandUse]:
     return [CommandUse(match.group(2), Range.of(line, match.start(2), line, match.end(2)))]
 
 
-def entry_for(catalog: Catalog, command: str) -> dict[str, Any] | None:
+def entry_for(catalog: Catalog, command: str) -> CommandEntry | None:
     """The `commands.catalog` entry a typed `/command` runs: its catalog command, or `/skill:NAME` for
     any skill (as `commands.invoke` accepts)."""
-    return _entry_in(command_catalog(catalog), command)
+    return _entry_in(command_entries(catalog), command)
 
 
-def _entry_in(entries: list[dict[str, Any]], command: str) -> dict[str, Any] | None:
+def _entry_in(entries: list[CommandEntry], command: str) -> CommandEntry | None:
     for entry in entries:
-        if entry["command"] == command:
+        if entry.command == command:
             return entry
     if command.startswith("/skill:"):
         name = command.removeprefix("/skill:")
         for entry in entries:
-            if entry["kind"] == "skill" and entry["name"] == name:
+            if entry.kind == "skill" and entry.name == name:
                 return entry
     return None
 
 
 def check_chat(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ...]:
     """`unknown-command` (information) for each `/command` at a message start that the catalog lacks."""
-    entries = command_catalog(catalog)
+    entries = command_entries(catalog)
     found = []
     for use in command_uses(text):
         if _entry_in(entries, use.command) is not None:
@@ -140,33 +140,32 @@ def check_chat(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ...]
     return tuple(found)
 
 
-def argument_values(entry: dict[str, Any]) -> list[str]:
+def argument_values(entry: CommandEntry) -> list[str]:
     """The values a command's first argument can take, when the catalog lists them (`/reload session`)."""
-    arguments = entry.get("arguments") or []
-    return list(arguments[0].get("values", [])) if arguments else []
+    return list(entry.arguments[0].values or ()) if entry.arguments else []
 
 
-def source_of(entry: dict[str, Any]) -> str:
+def source_of(entry: CommandEntry) -> str:
     """`built-in`, or the skill's `SKILL.md` path."""
-    return entry.get("path") or "built-in"
+    return entry.path or "built-in"
 
 
-def detail_of(entry: dict[str, Any]) -> str:
+def detail_of(entry: CommandEntry) -> str:
     """A one-line detail: `builtin`, or the skill's scope and `SKILL.md` path."""
-    if entry["kind"] == "builtin":
+    if entry.kind == "builtin":
         return "builtin"
-    return f"{entry.get('scope', 'skill')} skill · {entry.get('path', '')}"
+    return f"{entry.scope or 'skill'} skill · {entry.path or ''}"
 
 
-def describe(entry: dict[str, Any]) -> str:
+def describe(entry: CommandEntry) -> str:
     """Markdown for a hover on a command: its description, its arguments and where it comes from."""
-    parts = [f"**{entry['command']}** ({'built-in command' if entry['kind'] == 'builtin' else 'skill'})"]
-    if entry.get("description"):
-        parts.append(entry["description"])
-    for argument in entry.get("arguments") or []:
-        values = argument.get("values")
+    parts = [f"**{entry.command}** ({'built-in command' if entry.kind == 'builtin' else 'skill'})"]
+    if entry.description:
+        parts.append(entry.description)
+    for argument in entry.arguments:
+        values = argument.values
         shown = f" (one of {', '.join(f'`{v}`' for v in values)})" if values else ""
-        parts.append(f"*argument* `{argument['name']}`{shown}: {argument.get('description', '')}")
+        parts.append(f"*argument* `{argument.name}`{shown}: {argument.description}")
     source = source_of(entry)
-    parts.append("Source: built-in" if source == "built-in" else f"Source: `{source}` ({entry.get('scope')})")
+    parts.append("Source: built-in" if source == "built-in" else f"Source: `{source}` ({entry.scope})")
     return "\n\n".join(parts)
