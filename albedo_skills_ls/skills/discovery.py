@@ -294,24 +294,40 @@ def discover(
 
     `workspace` None means no workspace roots (a session with no folder). `home` defaults to the user's.
     A `cache` makes a rebuild reuse parses of unchanged files.
+
+    The steps: list the candidates of every root, examine each (at most MAX_CANDIDATES), pick the
+    winner of each name, then bound the diagnostics into the snapshot.
     """
     builtin_names = tuple(dict.fromkeys(builtins))
-    found: list[Diagnostic] = []
+    found: list[Diagnostic] = []  # every finding, from every step
     roots, candidates = _candidates(root_paths(workspace, home, user_roots), found)
+    candidates, limit_notes = _bound_candidates(candidates)
+    valid, examined = _examine(candidates, cache, found)
+    if cache is not None:
+        cache.keep_only(examined)
+    skills = _winners(valid, builtin_names, found)
+    return _bounded_catalog(workspace, roots, skills, builtin_names, found, examined, limit_notes)
 
-    limit_notes: list[Diagnostic] = []
-    if len(candidates) > limits.MAX_CANDIDATES:
-        skipped = candidates[limits.MAX_CANDIDATES :]
-        limit_notes.append(
-            codes.CANDIDATE_LIMIT.at(
-                skipped[0].folder,
-                f"{len(skipped)} skill folder(s) from here on were not examined: discovery stops after "
-                f"{limits.MAX_CANDIDATES} candidates; remove unused skills",
-            )
-        )
-        candidates = candidates[: limits.MAX_CANDIDATES]
 
-    winners: dict[str, tuple[ParsedSkill, _Candidate]] = {}
+def _bound_candidates(candidates: list[_Candidate]) -> tuple[list[_Candidate], list[Diagnostic]]:
+    """The first MAX_CANDIDATES candidates, and the `candidate-limit` note when there were more."""
+    if len(candidates) <= limits.MAX_CANDIDATES:
+        return candidates, []
+    skipped = candidates[limits.MAX_CANDIDATES :]
+    note = codes.CANDIDATE_LIMIT.at(
+        skipped[0].folder,
+        f"{len(skipped)} skill folder(s) from here on were not examined: discovery stops after "
+        f"{limits.MAX_CANDIDATES} candidates; remove unused skills",
+    )
+    return candidates[: limits.MAX_CANDIDATES], [note]
+
+
+def _examine(
+    candidates: list[_Candidate], cache: ParseCache | None, found: list[Diagnostic]
+) -> tuple[list[tuple[ParsedSkill, _Candidate]], list[str]]:
+    """Examine every candidate in precedence order: the valid, named skills (still in that order), and the
+    path of every `SKILL.md` that was parsed. Findings go to `found`."""
+    valid: list[tuple[ParsedSkill, _Candidate]] = []
     examined: list[str] = []
     for candidate in candidates:
         result = examine_candidate(candidate.folder, cache, candidate.real_folder)
@@ -320,16 +336,24 @@ def discover(
             continue
         examined.append(result.path)
         found.extend(result.diagnostics)
-        if not result.valid or result.name is None:
-            continue
-        winner = winners.get(result.name)
-        if winner is None:
-            winners[result.name] = (result, candidate)
-            continue
-        found.append(collision(result, candidate.scope, winner[0], winner[1].scope))
-    if cache is not None:
-        cache.keep_only(examined)
+        if result.valid and result.name is not None:
+            valid.append((result, candidate))
+    return valid, examined
 
+
+def _winners(
+    valid: list[tuple[ParsedSkill, _Candidate]], builtin_names: tuple[str, ...], found: list[Diagnostic]
+) -> list[Skill]:
+    """The first skill of each name wins (a `collision` on the others); winners named like a built-in are
+    reached as `/skill:NAME`. Returned sorted by name, as the catalog lists them."""
+    winners: dict[str, tuple[ParsedSkill, _Candidate]] = {}
+    for parsed, candidate in valid:
+        assert parsed.name is not None
+        winner = winners.get(parsed.name)
+        if winner is None:
+            winners[parsed.name] = (parsed, candidate)
+        else:
+            found.append(collision(parsed, candidate.scope, winner[0], winner[1].scope))
     skills = []
     for name, (parsed, candidate) in sorted(winners.items()):
         command = f"/{name}"
@@ -339,7 +363,20 @@ def discover(
         # Advertised without the final line break a folded or literal block scalar ends with.
         description = (parsed.description or "").removesuffix("\n")
         skills.append(Skill(name, description, parsed.path, command, candidate.scope, candidate.root))
+    return skills
 
+
+def _bounded_catalog(
+    workspace: str | None,
+    roots: list[Root],
+    skills: list[Skill],
+    builtin_names: tuple[str, ...],
+    found: list[Diagnostic],
+    examined: list[str],
+    limit_notes: list[Diagnostic],
+) -> Catalog:
+    """The snapshot: every finding per file, and the catalog's list sorted and cut at MAX_DIAGNOSTICS
+    (plus the limit notes, which are never cut)."""
     found.sort(key=lambda d: d.sort_key)
     per_file: dict[str, list[Diagnostic]] = {}
     for diagnostic in found:
