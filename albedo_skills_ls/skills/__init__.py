@@ -6,7 +6,8 @@
 - `catalog`: `SkillsSession` (snapshot + reload) and `check_buffer` for live editing
 - `resources`, `activation`: `skills.resources`, `skills.read`, `commands.catalog`, `commands.invoke`
 - `references`: relative file references in a body (`reference-missing`, `reference-outside`, links)
-- `slash`: `/commands` at message starts in chat buffers (`unknown-command`); `authoring`: field docs,
-  frontmatter completion, quick fixes and the outline of a `SKILL.md`
-- `limits`: every bound, named once; `model`: the value types; `errors`: refusals
+- `slash`: `/commands` at message starts in chat buffers (`unknown-command`); `authoring/`: field docs,
+  frontmatter completion, hover, quick fixes and the outline of a `SKILL.md`, one module each
+- `codes`: the registry of diagnostic codes (docs/diagnostics.md is generated from it)
+- `limits`: every bound, named once; `model`: the value types; `paths`: path containment; `errors`: refusals
 """

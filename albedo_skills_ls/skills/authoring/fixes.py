@@ -1,0 +1,102 @@
+"""Quick fixes, one or more per diagnostic whose code the registry marks fixable (`codes.FIXABLE`).
+
+The fixes re-check the text with the same rules as diagnostics, so a fix is computed from the document
+itself, never from a client's message text.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ..codes import FIELD_UNKNOWN, FIXABLE, FRONTMATTER_MISSING, NAME_INVALID, NAME_MISMATCH
+from ..discovery import SKILL_FILE
+from ..frontmatter import Mapping, Scalar, lines_of, read_text
+from ..model import FILE_START, Diagnostic, Range
+from ..rules import check_frontmatter, close_field, name_problem, suggest_name
+from .fields import folder_name_of, template
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    range: Range
+    new_text: str
+
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A quick fix for one diagnostic: the edits to apply to the document's text."""
+
+    title: str
+    diagnostic: Diagnostic
+    edits: tuple[Edit, ...]
+    preferred: bool = False
+
+
+
+def _replace_value(where: Range, value: str) -> Edit:
+    """Replace a scalar (plain, quoted or a block spanning lines) by a plain one-line value."""
+    multi_line_block = where.end.line > where.start.line and where.end.character == 0
+    return Edit(where, value + ("\n" if multi_line_block else ""))
+
+
+
+def _set_name(diagnostic: Diagnostic, name: str, title: str, preferred: bool) -> Fix:
+    """Replace the `name` value the diagnostic points at."""
+    return Fix(title, diagnostic, (_replace_value(diagnostic.range, name),), preferred)
+
+
+
+def quick_fixes(path: str, text: str) -> list[Fix]:
+    """Every quick fix for the document at `path` with this text, one or more per fixable diagnostic."""
+    if os.path.basename(path) != SKILL_FILE:
+        return []
+    folder_name = folder_name_of(path)
+    skill_text = read_text(text, path)
+    parsed = check_frontmatter(skill_text, path, folder_name)
+    root = skill_text.frontmatter.root if skill_text.frontmatter else None
+    mapping = root if isinstance(root, Mapping) else None
+    folder_ok = bool(folder_name) and name_problem(folder_name) is None
+    fixes: list[Fix] = []
+    for diagnostic in parsed.diagnostics:
+        if diagnostic.code not in FIXABLE:
+            continue
+        if diagnostic.code == NAME_MISMATCH.id and folder_ok:
+            fixes.append(_set_name(diagnostic, folder_name, f"Set name to the folder's name `{folder_name}`", True))
+        elif diagnostic.code == NAME_INVALID.id and mapping is not None:
+            entry = mapping.get("name")
+            current = entry.value.value if entry and isinstance(entry.value, Scalar) else ""
+            suggestion = suggest_name(current)
+            if folder_ok:
+                fixes.append(
+                    _set_name(diagnostic, folder_name, f"Set name to the folder's name `{folder_name}`", True)
+                )
+            if suggestion and name_problem(suggestion) is None and suggestion != folder_name:
+                fixes.append(_set_name(diagnostic, suggestion, f"Change name to `{suggestion}`", not folder_ok))
+        elif diagnostic.code == FIELD_UNKNOWN.id and mapping is not None:
+            key = text_at(skill_text.text or "", diagnostic.range)
+            guess = close_field(key) if key else None
+            if guess and mapping.get(guess) is None:
+                fixes.append(
+                    Fix(f"Rename `{key}` to `{guess}`", diagnostic, (Edit(diagnostic.range, guess),), True)
+                )
+        elif diagnostic.code == FRONTMATTER_MISSING.id:
+            fixes.append(
+                Fix(
+                    "Add frontmatter with `name` and `description`",
+                    diagnostic,
+                    (Edit(FILE_START, template(folder_name)),),
+                    True,
+                )
+            )
+    return fixes
+
+
+
+def text_at(text: str, where: Range) -> str:
+    """The text a one-line range covers."""
+    lines = lines_of(text)
+    if where.start.line != where.end.line or not 0 <= where.start.line < len(lines):
+        return ""
+    return lines[where.start.line][where.start.character : where.end.character]

@@ -1,0 +1,124 @@
+"""The document outline of a `SKILL.md`: the frontmatter fields (metadata entries as children), then the
+body's headings nested by level."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from ..discovery import SKILL_FILE
+from ..frontmatter import Mapping, Scalar, Sequence, lines_of, opens_frontmatter, read_text
+from ..markdown import prose_lines
+from ..model import Position, Range
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineItem:
+    """One entry of a document outline: a frontmatter field or a Markdown heading, with its children."""
+
+    name: str
+    detail: str
+    kind: Literal["field", "heading"]
+    range: Range
+    selection: Range
+    children: tuple["OutlineItem", ...] = ()
+
+
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+
+
+
+def _short(value: str, width: int = 60) -> str:
+    first = value.strip().splitlines()[0] if value.strip() else ""
+    return first if len(first) <= width else first[: width - 1] + "…"
+
+
+
+def _fields(mapping: Mapping, lines: list[str]) -> list[OutlineItem]:
+    items = []
+    for entry in mapping.entries:
+        if not isinstance(entry.key, Scalar):
+            continue
+        value = entry.value
+        if isinstance(value, Scalar):
+            detail, children = _short(value.value), ()
+        elif isinstance(value, Mapping):
+            detail, children = "map", tuple(_fields(value, lines))
+        else:
+            assert isinstance(value, Sequence)
+            detail, children = f"list of {len(value.items)}", ()
+        end = max(entry.key.range.end, value.range.end)
+        if end.character == 0 and end.line > entry.key.range.end.line and end.line - 1 < len(lines):
+            # a block value ends at the start of the next line: end the field on its own last line
+            end = Position(end.line - 1, len(lines[end.line - 1].rstrip("\r\n")))
+        items.append(
+            OutlineItem(
+                entry.key.value or '""', detail, "field", Range(entry.key.range.start, end), entry.key.range, children
+            )
+        )
+    return items
+
+
+
+def outline(text: str, path: str = SKILL_FILE) -> list[OutlineItem]:
+    """The frontmatter fields (metadata entries as children), then the body's headings nested by level."""
+    skill_text = read_text(text, path)
+    lines = lines_of(text.removeprefix("\ufeff"))
+    items: list[OutlineItem] = []
+    frontmatter = skill_text.frontmatter
+    if frontmatter is not None and isinstance(frontmatter.root, Mapping):
+        items.extend(_fields(frontmatter.root, lines))
+    if frontmatter is not None:
+        start = frontmatter.end_line + 1
+    elif opens_frontmatter(lines):
+        return items  # unterminated: everything is frontmatter being written
+    else:
+        start = 0
+    items.extend(_headings(lines, start))
+    return items
+
+
+
+def _headings(lines: list[str], start: int) -> list[OutlineItem]:
+    found: list[tuple[int, int, str, int]] = []  # (line, level, title, title column)
+    for number, line in prose_lines(lines, start):
+        match = _ATX.match(line)
+        if match:
+            found.append((number, len(match.group(1)), (match.group(2) or "").strip(), len(line)))
+    last_line = len(lines) - 1
+
+    def section_end(index: int) -> Position:
+        level = found[index][1]
+        end = last_line
+        for later in found[index + 1 :]:
+            if later[1] <= level:
+                end = later[0] - 1
+                break
+        end = max(end, found[index][0])
+        return Position(end, len(lines[end].rstrip("\r\n")))
+
+    def build(index: int) -> tuple[OutlineItem, int]:
+        line, level, title, width = found[index]
+        children = []
+        next_index = index + 1
+        while next_index < len(found) and found[next_index][1] > level:
+            child, next_index = build(next_index)
+            children.append(child)
+        item = OutlineItem(
+            title or "#" * level,
+            "#" * level,
+            "heading",
+            Range(Position(line, 0), section_end(index)),
+            Range.of(line, 0, line, width),
+            tuple(children),
+        )
+        return item, next_index
+
+    items = []
+    index = 0
+    while index < len(found):
+        item, index = build(index)
+        items.append(item)
+    return items
