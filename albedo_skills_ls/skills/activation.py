@@ -39,9 +39,20 @@ def builtin_arguments(name: str) -> tuple[CommandArgument, ...]:
     return (RELOAD_SCOPE_ARGUMENT,) if name == "reload" else ()
 
 
-def command_entries(catalog: Catalog) -> list[CommandEntry]:
+# The entries of the last snapshot asked about. A snapshot never changes, so neither do its entries; chat
+# completion, hover and diagnostics ask for the same snapshot's entries at every keystroke. Holding one
+# snapshot keeps at most one superseded catalog alive.
+_last_entries: tuple[Catalog | None, tuple[CommandEntry, ...]] = (None, ())
+
+
+def command_entries(catalog: Catalog) -> tuple[CommandEntry, ...]:
     """Built-ins first (in setting order), then skills in catalog order. Skills also carry `path` and `scope`."""
-    entries = [
+    global _last_entries
+    last_catalog, entries = _last_entries
+    if last_catalog is catalog:
+        return entries
+    skill_arguments = (SKILL_ARGUMENT,)
+    entries = tuple(
         CommandEntry(
             f"/{name}",
             name,
@@ -50,18 +61,17 @@ def command_entries(catalog: Catalog) -> list[CommandEntry]:
             builtin_arguments(name),
         )
         for name in catalog.builtins
-    ]
-    skill_arguments = (SKILL_ARGUMENT,)
-    entries += [
+    ) + tuple(
         CommandEntry(skill.command, skill.name, "skill", skill.description, skill_arguments, skill.path, skill.scope)
         for skill in catalog.skills
-    ]
+    )
+    _last_entries = (catalog, entries)  # one assignment: a concurrent reader sees the old pair or the new
     return entries
 
 
 def command_catalog(catalog: Catalog) -> list[dict[str, Any]]:
     """`commands.catalog` as JSON (the server route and `albedo-skills commands`)."""
-    return [entry.to_json() for entry in command_entries(catalog)]
+    return list(map(CommandEntry.to_json, command_entries(catalog)))
 
 
 def resolve(catalog: Catalog, command: str) -> Skill | str:

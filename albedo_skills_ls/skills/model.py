@@ -132,15 +132,10 @@ class CommandArgument(NamedTuple):
     values: tuple[str, ...] | None = None  # the values it can take, when they are known (`/reload session`)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "name": self.name,
-            "type": self.type,
-            "required": self.required,
-            "description": self.description,
-        }
-        if self.values is not None:
-            out["values"] = list(self.values)
-        return out
+        name, type_, required, description, values = self
+        if values is None:
+            return {"name": name, "type": type_, "required": required, "description": description}
+        return {"name": name, "type": type_, "required": required, "description": description, "values": list(values)}
 
 
 CommandKind = Literal["builtin", "skill"]
@@ -158,17 +153,26 @@ class CommandEntry(NamedTuple):
     scope: Scope | None = None  # skills only
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "command": self.command,
-            "name": self.name,
-            "kind": self.kind,
-            "description": self.description,
-            "arguments": [argument.to_json() for argument in self.arguments],
+        # unpacked and built in one literal: `commands.catalog` converts every entry on every request
+        command, name, kind, description, arguments, path, scope = self
+        arguments_json = list(map(CommandArgument.to_json, arguments))
+        if kind == "skill":
+            return {
+                "command": command,
+                "name": name,
+                "kind": kind,
+                "description": description,
+                "arguments": arguments_json,
+                "path": path,
+                "scope": scope,
+            }
+        return {
+            "command": command,
+            "name": name,
+            "kind": kind,
+            "description": description,
+            "arguments": arguments_json,
         }
-        if self.kind == "skill":
-            out["path"] = self.path
-            out["scope"] = self.scope
-        return out
 
 
 class Catalog(NamedTuple):

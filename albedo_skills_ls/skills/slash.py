@@ -110,7 +110,7 @@ def entry_for(catalog: Catalog, command: str) -> CommandEntry | None:
     return _entry_in(command_entries(catalog), command)
 
 
-def _entry_in(entries: list[CommandEntry], command: str) -> CommandEntry | None:
+def _entry_in(entries: tuple[CommandEntry, ...], command: str) -> CommandEntry | None:
     for entry in entries:
         if entry.command == command:
             return entry
