@@ -17,8 +17,8 @@ import errno
 import os
 import stat
 
-from .discovery import is_within
 from .errors import Refused
+from .paths import is_within
 
 __all__ = ["confined_folder", "open_beneath"]
 

@@ -38,7 +38,6 @@ from typing import Any
 from . import codes
 from .codes import Code
 from .confinement import confined_folder, open_beneath
-from .discovery import is_within
 from .errors import InvalidArguments, Refused
 from .limits import (
     DEFAULT_READ_LIMIT,
