@@ -9,18 +9,21 @@ requests. The server keeps serving after any of them.
 from __future__ import annotations
 
 import functools
+import os
 from typing import Any, Callable
 
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from ..skills import activation, limits, resources
+from ..skills.catalog import SkillsSession
 from ..skills.errors import InvalidArguments, Refused
 from ..skills.model import Skill
+from .convert import uri_to_path
 from .server import AlbedoLanguageServer
 
 REQUEST_FAILED = -32803  # LSP ErrorCodes.RequestFailed
 
-COMMANDS = ("skills.read", "skills.resources", "commands.catalog", "commands.invoke", "skills.reload")
+COMMANDS = ("skills.read", "skills.resources", "commands.catalog", "commands.invoke", "skills.reload", "skills.prompt")
 
 
 class RequestFailed(JsonRpcException):
@@ -52,6 +55,22 @@ def _arguments(args: tuple[Any, ...], names: tuple[str, ...], required: int) -> 
     return list(args) + [None] * (len(names) - len(args))
 
 
+def _session(ls: AlbedoLanguageServer, folder: Any) -> SkillsSession:
+    """The session of a workspace folder (its `file:` URI or path), so an editor can ask about the folder of
+    the active file; none given: the first folder's."""
+    if folder is None:
+        return ls.primary()
+    path = uri_to_path(folder) if isinstance(folder, str) and folder.startswith("file:") else folder
+    if not isinstance(path, str) or not path:
+        raise InvalidArguments("`folder` must be a workspace folder's `file:` URI or path, or null for the first")
+    wanted = os.path.normpath(path)
+    for session in ls.sessions:
+        if session.workspace is not None and os.path.normpath(session.workspace) == wanted:
+            return session
+    known = ", ".join(session.workspace for session in ls.sessions if session.workspace) or "none"
+    raise InvalidArguments(f"`folder` must be one of this server's workspace folders ({known}); got `{folder}`")
+
+
 def _find_skill(ls: AlbedoLanguageServer, name: Any) -> Skill:
     """The skill of that name in the first session whose snapshot has it (sessions share the user roots)."""
     if not isinstance(name, str) or not name:
@@ -68,14 +87,23 @@ def register(server: AlbedoLanguageServer) -> None:
     @server.command("commands.catalog")
     @_route
     def commands_catalog(ls: AlbedoLanguageServer, *args: Any) -> list[dict[str, Any]]:
-        _arguments(args, (), 0)
-        return activation.command_catalog(ls.primary().snapshot)
+        (folder,) = _arguments(args, ("folder",), 0)
+        return activation.command_catalog(_session(ls, folder).snapshot)
+
+    @server.command("skills.prompt")
+    @_route
+    def skills_prompt(ls: AlbedoLanguageServer, *args: Any) -> dict[str, str]:
+        # The CLI's `catalog --format prompt` writes the same block: one renderer for both front ends.
+        from ..cli.formats.prompt import prompt_block
+
+        (folder,) = _arguments(args, ("folder",), 0)
+        return {"text": prompt_block(_session(ls, folder).snapshot)}
 
     @server.command("commands.invoke")
     @_route
     def commands_invoke(ls: AlbedoLanguageServer, *args: Any) -> dict[str, Any]:
-        command, arguments, mode = _arguments(args, ("command", "arguments", "mode"), 1)
-        session = ls.primary()
+        command, arguments, mode, folder = _arguments(args, ("command", "arguments", "mode", "folder"), 1)
+        session = _session(ls, folder)
         return activation.invoke(
             session.snapshot,
             command,

@@ -1,7 +1,8 @@
-"""The five `workspace/executeCommand` routes over stdio with the real server (decisions.md section 5).
+"""The `workspace/executeCommand` routes over stdio with the real server (decisions.md section 5).
 
-commands.catalog, commands.invoke [command, arguments?, mode?], skills.resources [name],
-skills.read [name, resource?, offset?, limit?] and skills.reload: results, and refusals as JSON-RPC errors
+commands.catalog [folder?], commands.invoke [command, arguments?, mode?, folder?], skills.resources [name],
+skills.read [name, resource?, offset?, limit?], skills.reload and skills.prompt [folder?] (the catalog as the
+model's prompt block, for an editor's "what the model sees"): results, and refusals as JSON-RPC errors
 (InvalidParams -32602 for bad arguments, RequestFailed -32803 for refused or stale requests) after which
 the server keeps answering.
 """
@@ -22,7 +23,7 @@ from .harness import valid, write_skill
 
 INVALID_PARAMS = -32602
 REQUEST_FAILED = -32803
-COMMANDS = {"commands.catalog", "commands.invoke", "skills.resources", "skills.read", "skills.reload"}
+COMMANDS = {"commands.catalog", "commands.invoke", "skills.resources", "skills.read", "skills.reload", "skills.prompt"}
 DEMO_BODY = "# Demo\n\nMerge the files the user names.\n\u00e9t\u00e9 \U0001F600\n"
 
 
@@ -50,7 +51,7 @@ async def refused(session, code: int, name: str, *arguments: Any) -> str:
     return message
 
 
-async def test_initialize_advertises_the_five_commands(servers, tmp_path):
+async def test_initialize_advertises_the_commands(servers, tmp_path):
     ws, home, _ = make_tree(tmp_path)
     session = await servers([ws], home)
     provider = session.result.capabilities.execute_command_provider
@@ -226,7 +227,11 @@ async def test_bad_arguments_are_invalid_params(servers, tmp_path):
         ("commands.invoke", "/demo", 7),
         ("commands.invoke", "/demo", "", "robot"),
         ("commands.invoke", "/demo", "", "model", "extra"),
+        ("commands.invoke", "/demo", "", "model", None, "extra"),
         ("commands.catalog", "extra"),
+        ("commands.catalog", 7),
+        ("commands.catalog", None, "extra"),
+        ("skills.prompt", "file:///not/a/folder"),
         ("skills.reload", "extra"),
     ]
     for name, *arguments in cases:
@@ -287,6 +292,7 @@ async def test_disabled_extension_refuses_every_command(servers, tmp_path):
         ("skills.resources", "demo"),
         ("skills.read", "demo"),
         ("skills.reload",),
+        ("skills.prompt",),
     ]:
         with pytest.raises(JsonRpcException) as caught:
             await session.command(name, *arguments)
@@ -329,3 +335,34 @@ async def test_builtin_commands_setting_shapes_the_catalog(servers, tmp_path):
     assert (await session.command("commands.invoke", "/skill:demo"))["instructions"] == DEMO_BODY
     builtin = await session.command("commands.invoke", "/demo")
     assert builtin["kind"] == "builtin" and "instructions" not in builtin
+
+
+async def test_routes_answer_for_the_folder_asked_about(servers, tmp_path):
+    """An editor asks about the workspace folder of the active file; without a folder, the first one answers."""
+    first, second, home = tmp_path / "first", tmp_path / "second", tmp_path / "home"
+    write_skill(first / ".agents/skills", "alpha", valid("alpha", "First folder's skill."))
+    write_skill(second / ".agents/skills", "beta", valid("beta", "Second folder's <skill> & more."))
+    session = await servers([first, second], home)
+
+    def skills(catalog: list[dict[str, Any]]) -> list[str]:
+        return [entry["command"] for entry in catalog if entry["kind"] == "skill"]
+
+    assert skills(await session.command("commands.catalog")) == ["/alpha"]
+    assert skills(await session.command("commands.catalog", None)) == ["/alpha"]
+    assert skills(await session.command("commands.catalog", second.as_uri())) == ["/beta"]
+    assert skills(await session.command("commands.catalog", str(second))) == ["/beta"]
+
+    activation = await session.command("commands.invoke", "/beta", "now", "user", second.as_uri())
+    assert activation["intent"] == "/beta now"
+    assert parse_activation_input(activation["input"])["name"] == "beta"
+    await refused(session, REQUEST_FAILED, "commands.invoke", "/beta", "", "user", first.as_uri())
+
+    prompt = (await session.command("skills.prompt", second.as_uri()))["text"]
+    assert prompt.startswith("<available_skills>\n<skill>\n<name>beta</name>\n")
+    assert "<description>Second folder's &lt;skill&gt; &amp; more.</description>" in prompt
+    assert f"<location>{second / '.agents/skills/beta/SKILL.md'}</location>" in prompt
+    assert (await session.command("skills.prompt"))["text"].count("<skill>") == 1
+    assert "<name>alpha</name>" in (await session.command("skills.prompt"))["text"]
+
+    message = await refused(session, INVALID_PARAMS, "commands.catalog", (tmp_path / "elsewhere").as_uri())
+    assert "must be one of this server's workspace folders" in message and str(first) in message
