@@ -19,6 +19,7 @@ interface FakeClientRecord {
   clientOptions: Record<string, any>;
   disposed: boolean;
   requests: { type: unknown; params: unknown }[];
+  notificationHandlers: string[];
 }
 
 const state = {
@@ -37,6 +38,7 @@ const state = {
   /** What the interpreter probe answers, and the probes run. */
   probeAnswer: { stdout: '', stderr: '' } as { stdout: string; stderr: string; errorCode?: string },
   probes: [] as { command: string; args: string[] }[],
+  views: [] as string[],
 };
 
 const PROBE_OK = { stdout: 'python 3.11.7 /usr/bin/python3\nmodule /site/albedo_skills_ls/__init__.py\n', stderr: '' };
@@ -55,15 +57,39 @@ function reset(): void {
   state.startError = undefined;
   state.probeAnswer = PROBE_OK;
   state.probes = [];
+  state.views = [];
   fakeVscode.env.remoteName = undefined;
   state.reloadAnswer = { skills: 2, diagnostics: 1, added: ['demo'], removed: [], changed: [] };
 }
 
 const disposable = { dispose() {} };
 
+class FakeEventEmitter {
+  private listeners: Listener[] = [];
+  readonly event = (listener: Listener) => (this.listeners.push(listener), disposable);
+  fire(value: unknown) {
+    this.listeners.forEach((listener) => listener(value));
+  }
+  dispose() {}
+}
+
 const fakeVscode = {
-  env: { remoteName: undefined as string | undefined },
+  env: { remoteName: undefined as string | undefined, clipboard: { writeText: async () => undefined } },
+  EventEmitter: FakeEventEmitter,
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+  ThemeIcon: class { constructor(readonly id: string) {} },
+  ThemeColor: class { constructor(readonly id: string) {} },
+  languages: {
+    getDiagnostics: () => [],
+    onDidChangeDiagnostics: () => disposable,
+    match: () => 0,
+  },
   window: {
+    activeTextEditor: undefined,
+    createTreeView: (id: string) => (state.views.push(id), { badge: undefined, dispose() {} }),
+    createStatusBarItem: () => ({ text: '', show() {}, hide() {}, dispose() {} }),
+    onDidChangeActiveTextEditor: () => disposable,
     createOutputChannel(name: string, options: unknown) {
       state.channels.push({ name, options });
       const log = (level: string) => (text: string) => state.logs.push({ level, text });
@@ -89,6 +115,8 @@ const fakeVscode = {
       state.configurationListeners.push(listener);
       return disposable;
     },
+    registerTextDocumentContentProvider: () => disposable,
+    getWorkspaceFolder: () => undefined,
     onDidGrantWorkspaceTrust(listener: Listener) {
       state.trustListeners.push(listener);
       return disposable;
@@ -123,7 +151,7 @@ class FakeLanguageClient {
   private running = false;
   readonly record: FakeClientRecord;
   constructor(id: string, name: string, serverOptions: FakeClientRecord['serverOptions'], clientOptions: Record<string, any>) {
-    this.record = { id, name, serverOptions, clientOptions, disposed: false, requests: [] };
+    this.record = { id, name, serverOptions, clientOptions, disposed: false, requests: [], notificationHandlers: [] };
     state.clients.push(this.record);
   }
   async start() {
@@ -138,6 +166,10 @@ class FakeLanguageClient {
   async dispose() {
     this.running = false;
     this.record.disposed = true;
+  }
+  onNotification(method: string) {
+    this.record.notificationHandlers.push(method);
+    return disposable;
   }
   async sendRequest(type: unknown, params: unknown) {
     this.record.requests.push({ type, params });
@@ -223,7 +255,19 @@ describe('extension wiring (fake vscode)', () => {
     activate();
     await until(() => state.clients.length === 1);
     assert.deepEqual(state.channels, [{ name: 'Albedo Skills', options: { log: true } }]);
-    assert.deepEqual([...state.commands.keys()].sort(), ['albedoSkills.reload', 'albedoSkills.restart', 'albedoSkills.showOutput']);
+    assert.deepEqual([...state.commands.keys()].sort(), [
+      'albedoSkills.newSkill',
+      'albedoSkills.refreshView',
+      'albedoSkills.reload',
+      'albedoSkills.restart',
+      'albedoSkills.runSkill',
+      'albedoSkills.showOutput',
+      'albedoSkills.showPrompt',
+    ]);
+    assert.deepEqual(state.views, ['albedoSkills.skills']);
+    // The Skills view follows the server's catalog announcements.
+    await until(() => state.clients[0].notificationHandlers.length === 1);
+    assert.deepEqual(state.clients[0].notificationHandlers, ['albedoSkills/catalogChanged']);
     assert.deepEqual(state.watchers, ['**/SKILL.md']);
 
     const [client] = state.clients;

@@ -1,0 +1,219 @@
+/**
+ * The Skills view's content, decided without VS Code (node --test runs this module directly): the catalog
+ * (`commands.catalog`) and the diagnostics the server published, grouped by scope and root.
+ *
+ * The catalog holds only the skills that won; a skill with an error or hidden by a collision is not in it,
+ * so those come from the diagnostics on their `SKILL.md`, which the server publishes for every skill file.
+ */
+import * as path from 'node:path';
+
+/** One entry of `commands.catalog` (decisions.md section 5). */
+export interface CatalogEntry {
+  command: string;
+  name: string;
+  kind: 'builtin' | 'skill';
+  description: string;
+  arguments: { name: string; required?: boolean; description?: string; values?: string[] }[];
+  path?: string;
+  scope?: Scope;
+}
+
+export type Scope = 'workspace' | 'user';
+
+/** A diagnostic on a `SKILL.md`, reduced to what the view shows. */
+export interface SkillDiagnostic {
+  path: string;
+  severity: 'error' | 'warning' | 'information' | 'hint';
+  code?: string;
+  message: string;
+  /** Paths of the related locations (for a collision: the winner's `SKILL.md`). */
+  related: string[];
+}
+
+export interface SkillNode {
+  name: string;
+  /** The slash command; absent for a skill that is not in the catalog. */
+  command?: string;
+  description: string;
+  path: string;
+  errors: number;
+  warnings: number;
+  /** The winner's `SKILL.md`, for a skill hidden by a collision. */
+  hiddenBy?: string;
+  /** The first error's message, for the tooltip. */
+  firstProblem?: string;
+}
+
+export interface RootNode {
+  root: string;
+  label: string;
+  skills: SkillNode[];
+}
+
+export interface ScopeNode {
+  scope: Scope;
+  label: string;
+  roots: RootNode[];
+}
+
+export interface TreeContext {
+  workspaceFolders: readonly string[];
+  home?: string;
+}
+
+export const SKILL_FILE = 'SKILL.md';
+const SCOPE_LABELS: Record<Scope, string> = { workspace: 'Workspace', user: 'User' };
+
+const isInside = (file: string, folder: string) => file === folder || file.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
+
+/** The root a skill's `SKILL.md` sits in: the folder above its skill folder. */
+export const rootOf = (skillFile: string) => path.dirname(path.dirname(skillFile));
+
+function rootLabel(root: string, context: TreeContext): string {
+  const folder = context.workspaceFolders.find((candidate) => isInside(root, candidate));
+  if (folder !== undefined) {
+    const relative = path.relative(folder, root);
+    return context.workspaceFolders.length > 1 ? `${path.basename(folder)}/${relative}` : relative;
+  }
+  if (context.home !== undefined && isInside(root, context.home)) {
+    return `~/${path.relative(context.home, root)}`;
+  }
+  return root;
+}
+
+/** Scopes (workspace first), their roots in catalog order, and each root's skills, with their badges. */
+export function buildTree(entries: readonly CatalogEntry[], diagnostics: readonly SkillDiagnostic[], context: TreeContext): ScopeNode[] {
+  const byPath = new Map<string, SkillNode>();
+  const scopes = new Map<string, Scope>();
+  for (const entry of entries) {
+    if (entry.kind !== 'skill' || entry.path === undefined) {
+      continue;
+    }
+    byPath.set(entry.path, { name: entry.name, command: entry.command, description: entry.description, path: entry.path, errors: 0, warnings: 0 });
+    scopes.set(entry.path, entry.scope ?? 'workspace');
+  }
+  for (const diagnostic of diagnostics) {
+    if (path.basename(diagnostic.path) !== SKILL_FILE) {
+      continue;
+    }
+    let node = byPath.get(diagnostic.path);
+    if (node === undefined) {
+      node = { name: path.basename(path.dirname(diagnostic.path)), description: '', path: diagnostic.path, errors: 0, warnings: 0 };
+      byPath.set(diagnostic.path, node);
+      scopes.set(diagnostic.path, context.workspaceFolders.some((folder) => isInside(diagnostic.path, folder)) ? 'workspace' : 'user');
+    }
+    if (diagnostic.severity === 'error') {
+      node.errors++;
+      node.firstProblem ??= diagnostic.message;
+    } else if (diagnostic.severity === 'warning') {
+      node.warnings++;
+    }
+    if (diagnostic.code === 'collision' && diagnostic.related.length > 0) {
+      node.hiddenBy = diagnostic.related[0];
+    }
+  }
+
+  const tree: ScopeNode[] = [];
+  for (const scope of ['workspace', 'user'] as const) {
+    const roots = new Map<string, RootNode>();
+    for (const [file, node] of byPath) {
+      if (scopes.get(file) !== scope) {
+        continue;
+      }
+      const root = rootOf(file);
+      if (!roots.has(root)) {
+        roots.set(root, { root, label: rootLabel(root, context), skills: [] });
+      }
+      roots.get(root)!.skills.push(node);
+    }
+    if (roots.size > 0) {
+      for (const root of roots.values()) {
+        root.skills.sort((a, b) => a.name.localeCompare(b.name));
+      }
+      tree.push({ scope, label: SCOPE_LABELS[scope], roots: [...roots.values()] });
+    }
+  }
+  return tree;
+}
+
+/** What the tree counts: skills in the catalog, skills with errors, hidden skills. */
+export function summarize(tree: readonly ScopeNode[]): { skills: number; withErrors: number; hidden: number } {
+  const nodes = tree.flatMap((scope) => scope.roots.flatMap((root) => root.skills));
+  return {
+    skills: nodes.filter((node) => node.command !== undefined).length,
+    withErrors: nodes.filter((node) => node.errors > 0).length,
+    hidden: nodes.filter((node) => node.hiddenBy !== undefined).length,
+  };
+}
+
+/** The status-bar text: the skill count, and the skills with errors when there are any. */
+export function statusText(tree: readonly ScopeNode[]): string {
+  const { skills, withErrors } = summarize(tree);
+  const count = `$(book) ${skills} skill${skills === 1 ? '' : 's'}`;
+  return withErrors > 0 ? `${count} $(error) ${withErrors}` : count;
+}
+
+/** The badge text beside a skill in the tree. */
+export function skillBadge(node: SkillNode, context: TreeContext): string {
+  const parts: string[] = [];
+  if (node.command !== undefined) {
+    parts.push(node.command);
+  }
+  if (node.errors > 0) {
+    parts.push(`${node.errors} error${node.errors === 1 ? '' : 's'}`);
+  }
+  if (node.hiddenBy !== undefined) {
+    parts.push(`hidden by ${rootLabel(rootOf(node.hiddenBy), context)}/${path.basename(path.dirname(node.hiddenBy))}`);
+  }
+  return parts.join(' · ');
+}
+
+/** The engine's MAX_NAME_CHARS and NAME_PATTERN (skills/limits.py); catalogTree.test.ts checks they agree. */
+export const MAX_NAME_CHARS = 64;
+export const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * A skill name as the spec requires, checked before New Skill… creates a folder (a bad name would make a
+ * folder to rename); the server then checks the file like any other.
+ */
+export function nameProblem(name: string): string | undefined {
+  if (name.length === 0) {
+    return 'Type a name, for example `review-pr`.';
+  }
+  if (name.length > MAX_NAME_CHARS) {
+    return `At most ${MAX_NAME_CHARS} characters (this one has ${name.length}).`;
+  }
+  if (!NAME_PATTERN.test(name)) {
+    return 'Use lowercase letters, digits and single hyphens, not at the start or the end.';
+  }
+  return undefined;
+}
+
+/** The skeleton New Skill… writes: valid frontmatter (the name matches the folder) and a body to fill in. */
+export function skillSkeleton(name: string): string {
+  return [
+    '---',
+    `name: ${name}`,
+    'description: Say what this skill does and when to use it.',
+    '---',
+    '',
+    `# ${name}`,
+    '',
+    'Steps the model follows when this skill is activated.',
+    '',
+  ].join('\n');
+}
+
+/** The roots New Skill… offers: the workspace's two, then the user's (decisions.md: the five roots). */
+export function skillRoots(workspaceFolder: string | undefined, home: string | undefined): { scope: Scope; root: string }[] {
+  const roots: { scope: Scope; root: string }[] = [];
+  if (workspaceFolder !== undefined) {
+    roots.push({ scope: 'workspace', root: path.join(workspaceFolder, '.albedo', 'skills') }, { scope: 'workspace', root: path.join(workspaceFolder, '.agents', 'skills') });
+  }
+  if (home !== undefined) {
+    for (const parts of [['.albedo', 'skills'], ['.agents', 'skills'], ['.prime', 'agent', 'skills']]) {
+      roots.push({ scope: 'user', root: path.join(home, ...parts) });
+    }
+  }
+  return roots;
+}

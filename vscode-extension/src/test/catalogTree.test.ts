@@ -1,0 +1,143 @@
+/** The Skills view's content (catalogTree.ts): grouping, badges, the status text, and New Skill's checks. */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import {
+  buildTree,
+  type CatalogEntry,
+  MAX_NAME_CHARS,
+  NAME_PATTERN,
+  nameProblem,
+  skillBadge,
+  skillRoots,
+  skillSkeleton,
+  statusText,
+  summarize,
+} from '../catalogTree';
+
+const WS = '/work/project';
+const HOME = '/home/ada';
+const context = { workspaceFolders: [WS], home: HOME };
+const skill = (name: string, root: string, scope: 'workspace' | 'user'): CatalogEntry => ({
+  command: `/${name}`,
+  name,
+  kind: 'skill',
+  description: `${name} does things`,
+  arguments: [{ name: 'arguments' }],
+  path: `${root}/${name}/SKILL.md`,
+  scope,
+});
+
+describe('buildTree', () => {
+  const entries: CatalogEntry[] = [
+    { command: '/help', name: 'help', kind: 'builtin', description: 'List', arguments: [] },
+    skill('review', `${WS}/.agents/skills`, 'workspace'),
+    skill('deploy', `${WS}/.albedo/skills`, 'workspace'),
+    skill('notes', `${HOME}/.albedo/skills`, 'user'),
+  ];
+  const diagnostics = [
+    { path: `${WS}/.agents/skills/broken/SKILL.md`, severity: 'error' as const, code: 'description-missing', message: 'add a `description`', related: [] },
+    { path: `${WS}/.agents/skills/broken/SKILL.md`, severity: 'error' as const, code: 'name-mismatch', message: 'name differs', related: [] },
+    { path: `${HOME}/.agents/skills/review/SKILL.md`, severity: 'warning' as const, code: 'collision', message: 'hidden', related: [`${WS}/.agents/skills/review/SKILL.md`] },
+    { path: `${WS}/.agents/skills/review/SKILL.md`, severity: 'warning' as const, code: 'body-empty', message: 'w', related: [] },
+    { path: `${WS}/notes.chat.md`, severity: 'error' as const, code: 'x', message: 'not a skill file', related: [] },
+  ];
+  const tree = buildTree(entries, diagnostics, context);
+
+  it('groups skills by scope (workspace first) and root, in catalog order, and leaves out built-ins', () => {
+    assert.deepEqual(
+      tree.map((scope) => [scope.label, scope.roots.map((root) => [root.label, root.skills.map((node) => node.name)])]),
+      [
+        ['Workspace', [['.agents/skills', ['broken', 'review']], ['.albedo/skills', ['deploy']]]],
+        ['User', [['~/.albedo/skills', ['notes']], ['~/.agents/skills', ['review']]]],
+      ],
+    );
+  });
+
+  it('lists a skill with errors and a hidden skill from their diagnostics, with badges', () => {
+    const nodes = tree.flatMap((scope) => scope.roots.flatMap((root) => root.skills));
+    const broken = nodes.find((node) => node.name === 'broken')!;
+    assert.equal(broken.command, undefined);
+    assert.equal(broken.errors, 2);
+    assert.equal(broken.firstProblem, 'add a `description`');
+    assert.equal(skillBadge(broken, context), '2 errors');
+    const hidden = nodes.find((node) => node.path === `${HOME}/.agents/skills/review/SKILL.md`)!;
+    assert.equal(hidden.hiddenBy, `${WS}/.agents/skills/review/SKILL.md`);
+    assert.equal(skillBadge(hidden, context), 'hidden by .agents/skills/review');
+    const winner = nodes.find((node) => node.path === `${WS}/.agents/skills/review/SKILL.md`)!;
+    assert.deepEqual([winner.errors, winner.warnings, skillBadge(winner, context)], [0, 1, '/review']);
+  });
+
+  it('counts for the status bar: catalog skills, skills with errors', () => {
+    assert.deepEqual(summarize(tree), { skills: 3, withErrors: 1, hidden: 1 });
+    assert.equal(statusText(tree), '$(book) 3 skills $(error) 1');
+    assert.equal(statusText(buildTree([entries[3]], [], context)), '$(book) 1 skill');
+    assert.deepEqual(buildTree([], [], context), []);
+  });
+
+  it('names roots by folder when the workspace has several folders', () => {
+    const several = buildTree([skill('a', '/w/two/.agents/skills', 'workspace')], [], { workspaceFolders: ['/w/one', '/w/two'], home: HOME });
+    assert.equal(several[0].roots[0].label, 'two/.agents/skills');
+  });
+});
+
+describe('New Skill: the name check and the skeleton', () => {
+  it('agrees with the engine on the name bound and pattern (skills/limits.py, skills/rules.py)', () => {
+    const engine = path.join(__dirname, '..', '..', '..', 'albedo_skills_ls', 'skills');
+    const limits = readFileSync(path.join(engine, 'limits.py'), 'utf8');
+    assert.equal(Number(/^MAX_NAME_CHARS = (\d+)$/m.exec(limits)?.[1]), MAX_NAME_CHARS);
+    const rules = readFileSync(path.join(engine, 'rules.py'), 'utf8');
+    const pattern = /^NAME_PATTERN = re\.compile\(r"(.*)\\Z"\)$/m.exec(rules)?.[1];
+    assert.equal(`^${pattern}$`, NAME_PATTERN.source);
+  });
+
+  it('accepts a name at the bound and refuses one past it, and bad shapes', () => {
+    assert.equal(nameProblem('a'.repeat(MAX_NAME_CHARS)), undefined);
+    assert.match(nameProblem('a'.repeat(MAX_NAME_CHARS + 1)) ?? '', /At most 64 characters \(this one has 65\)/);
+    for (const bad of ['', 'Review', 'a--b', '-a', 'a-', 'a b', 'a_b', 'ünï']) {
+      assert.notEqual(nameProblem(bad), undefined, bad);
+    }
+    assert.equal(nameProblem('review-pr-2'), undefined);
+  });
+
+  it('offers the workspace roots, then the user roots', () => {
+    assert.deepEqual(
+      skillRoots(WS, HOME).map((root) => [root.scope, root.root]),
+      [
+        ['workspace', `${WS}/.albedo/skills`],
+        ['workspace', `${WS}/.agents/skills`],
+        ['user', `${HOME}/.albedo/skills`],
+        ['user', `${HOME}/.agents/skills`],
+        ['user', `${HOME}/.prime/agent/skills`],
+      ],
+    );
+    assert.deepEqual(skillRoots(undefined, HOME).length, 3);
+  });
+
+  it('writes a skeleton the engine finds valid', () => {
+    const workspace = mkdtempSync(path.join(os.tmpdir(), 'albedo-new-skill-'));
+    try {
+      const folder = path.join(workspace, '.agents', 'skills', 'review-pr');
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'SKILL.md'), skillSkeleton('review-pr'));
+      const python = process.env.ALBEDO_PYTHON ?? 'python3';
+      const output = execFileSync(python, ['-m', 'albedo_skills_ls.cli', 'check', '--no-user-roots', '--format', 'json', workspace], {
+        encoding: 'utf8',
+        cwd: path.join(__dirname, '..', '..', '..'),
+      });
+      assert.deepEqual(JSON.parse(output).diagnostics, []);
+      const catalog = JSON.parse(
+        execFileSync(python, ['-m', 'albedo_skills_ls.cli', 'commands', '--no-user-roots', workspace], {
+          encoding: 'utf8',
+          cwd: path.join(__dirname, '..', '..', '..'),
+        }),
+      );
+      assert.ok(JSON.stringify(catalog).includes('/review-pr'));
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
