@@ -115,3 +115,11 @@ def test_the_server_answers_initialize_from_the_fresh_virtualenv(installed):
     assert initialize["result"]["serverInfo"] == {"name": "albedo-skills-ls", "version": __version__}
     assert initialize["result"]["capabilities"]["completionProvider"]["triggerCharacters"] == ["/"]
     assert [reply for reply in replies if reply.get("id") == 2] == [{"jsonrpc": "2.0", "id": 2, "result": None}]
+
+
+def test_the_editor_packages_carry_the_same_version():
+    """Written once in albedo_skills_ls/__init__.py; the two files whose format needs a literal must agree."""
+    extension = json.loads((REPO / "vscode-extension" / "package.json").read_text(encoding="utf-8"))
+    assert extension["version"] == __version__
+    emacs_header = (REPO / "albedo-skills.el").read_text(encoding="utf-8").split(";; Version: ", 1)[1].split()[0]
+    assert emacs_header == __version__
