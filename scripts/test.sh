@@ -23,7 +23,10 @@ fi
 (
   cd vscode-extension
   npm ci --no-audit --no-fund --loglevel=error
+  # Builds bundled/libs and albedo-skills.vsix, checks its listing (vsce ls), then the unit tests.
   ALBEDO_PYTHON="$PWD/../.venv/bin/python" npm test
+  # The .vsix in a real VS Code (code-server, built once into ~/.cache/albedo-skills-ls) driven by Chromium.
+  e2e/run.sh
 )
 
 .venv/bin/python -m pytest -p no:cacheprovider "$@"

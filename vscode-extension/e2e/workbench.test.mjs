@@ -1,0 +1,430 @@
+/**
+ * The extension in a real VS Code (code-server 4.96.4 = VS Code 1.96.4), as a user gets it: the .vsix
+ * installed into a fresh profile, on a machine where albedo-skills-ls is installed nowhere (PATH is
+ * /usr/bin:/bin, whose python3 has no albedo_skills_ls), so only the bundled server can answer.
+ *
+ * Every check reads the rendered workbench: the Problems panel, the hover widget, the suggest widget and
+ * the buffer text after accepting, the code action applied, the Skills view, the notification centre.
+ * Waits are on what the page shows, never fixed sleeps; HANG_GUARD_MS only stops a stuck run.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const MEDIA = path.join(HERE, '..', 'media');
+const CODE_SERVER = process.env.CODE_SERVER;
+const VSIX = process.env.ALBEDO_VSIX;
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+/** Generous: a cold workbench on a busy 2-core machine. It bounds a hang; it asserts nothing about speed. */
+const HANG_GUARD_MS = Number(process.env.ALBEDO_E2E_HANG_GUARD_MS ?? 120_000);
+/** A PATH with node (code-server needs it) and Debian's bare python3, and no albedo-skills-ls. */
+const BARE_PATH = '/usr/bin:/bin';
+const MOD = process.platform === 'darwin' ? 'Meta' : 'Control';
+
+const SKILLS = {
+  '.agents/skills/demo/SKILL.md': '---\nname: demo\ndescription: Says hello to the user by name.\n---\nGreet the user by name, warmly.\n',
+  '.agents/skills/pdf-tools/SKILL.md': '---\nname: wrong\ndescription: Reads PDF files and extracts their text.\n---\nUse pdftotext on the file.\n',
+  '.agents/skills/broken/SKILL.md': '---\nname: broken\n---\nThis skill forgot its description.\n',
+  '.albedo/skills/review/SKILL.md': '---\nname: review\ndescription: Reviews a pull request (workspace copy).\n---\nRead the diff.\n',
+  '.agents/skills/review/SKILL.md': '---\nname: review\ndescription: Reviews a pull request (second copy).\n---\nRead the diff.\n',
+  '.agents/skills/fill-in/SKILL.md': '---\nname: fill-in\ndescription: A skill to complete.\n\n---\nSteps.\n',
+  'notes.chat.md': 'Notes for the session.\n',
+};
+
+const WORKBENCH_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'editor.wordWrap': 'off',
+  'editor.minimap.enabled': false,
+  'editor.quickSuggestions': { other: false, comments: false, strings: false },
+  'editor.acceptSuggestionOnEnter': 'on',
+  'editor.suggest.preview': false,
+  'security.workspace.trust.enabled': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'telemetry.telemetryLevel': 'off',
+  'files.autoSave': 'off',
+  'window.restoreWindows': 'none',
+};
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh home, profile and extensions folder with the .vsix installed, and code-server serving `folder`. */
+async function startWorkbench({ folder, machineSettings = {} }) {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'albedo-e2e-'));
+  const home = path.join(root, 'home');
+  const data = path.join(root, 'data');
+  const extensions = path.join(root, 'extensions');
+  for (const dir of [home, path.join(data, 'User'), path.join(data, 'Machine'), extensions]) {
+    mkdirSync(dir, { recursive: true });
+  }
+  writeFileSync(path.join(data, 'User', 'settings.json'), JSON.stringify(WORKBENCH_SETTINGS, null, 2));
+  // code-server is a remote window: the extension's machine settings go in the Remote (Machine) settings.
+  writeFileSync(path.join(data, 'Machine', 'settings.json'), JSON.stringify(machineSettings, null, 2));
+  const env = { HOME: home, PATH: BARE_PATH, LANG: 'C.UTF-8' };
+  const common = ['--config', path.join(home, 'cs.yaml'), '--user-data-dir', data, '--extensions-dir', extensions];
+  execFileSync(CODE_SERVER, [...common, '--install-extension', VSIX], { env, stdio: 'pipe' });
+
+  const port = await freePort();
+  const server = spawn(
+    CODE_SERVER,
+    [...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', folder],
+    { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let log = '';
+  await new Promise((resolve, reject) => {
+    const guard = setTimeout(() => reject(new Error(`code-server did not start:\n${log}`)), HANG_GUARD_MS);
+    const read = (chunk) => {
+      log += chunk;
+      if (log.includes('HTTP server listening on')) {
+        clearTimeout(guard);
+        resolve();
+      }
+    };
+    server.stdout.on('data', read);
+    server.stderr.on('data', read);
+    server.once('exit', (code) => reject(new Error(`code-server exited (${code}):\n${log}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`,
+    stop() {
+      try {
+        process.kill(-server.pid, 'SIGTERM'); // the extension host and the language server are in its group
+      } catch {
+        // already gone
+      }
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, as the guide runs it (no sandbox as root, nothing fetched from the network). */
+function launchChromium() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+function writeWorkspace() {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'albedo-ws-'));
+  for (const [name, text] of Object.entries(SKILLS)) {
+    mkdirSync(path.dirname(path.join(folder, name)), { recursive: true });
+    writeFileSync(path.join(folder, name), text);
+  }
+  return folder;
+}
+
+async function openWorkbench(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultTimeout(HANG_GUARD_MS);
+  await page.goto(url);
+  await page.waitForSelector('.monaco-workbench .part.statusbar');
+  return page;
+}
+
+/** Run a command by its title through the command palette. */
+async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+/** Open a workspace file by its relative path with Quick Open, and wait for its editor. */
+async function openFile(page, relative) {
+  await page.keyboard.press(`${MOD}+P`);
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(relative);
+  // Rows read "SKILL.md .agents/skills/demo": wait until the first (focused) one is the file asked for.
+  const label = path.basename(relative) === 'SKILL.md' ? path.dirname(relative) : path.basename(relative);
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').waitFor();
+  await page.locator('.editor-group-container.active .monaco-editor textarea').focus();
+}
+
+/** The active editor's text as the user sees it (Monaco renders spaces as U+00A0; lines sorted by position). */
+async function editorText(page) {
+  return page.evaluate(() => {
+    const lines = [...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-lines .view-line')];
+    return lines
+      .map((line) => ({ top: parseFloat(line.style.top), text: line.textContent.replace(/\u00a0/g, ' ') }))
+      .sort((a, b) => a.top - b.top)
+      .map((line) => line.text)
+      .join('\n');
+  });
+}
+
+async function waitForText(page, predicate, what) {
+  const end = Date.now() + HANG_GUARD_MS;
+  let text = '';
+  while (Date.now() < end) {
+    text = await editorText(page);
+    if (predicate(text)) {
+      return text;
+    }
+    await page.waitForTimeout(100); // polling the DOM, not waiting for time to pass
+  }
+  assert.fail(`${what}; the editor shows:\n${text}`);
+}
+
+/** On failure, a screenshot of the workbench beside the error, to see what the page showed. */
+async function showing(page, name, check) {
+  try {
+    return await check();
+  } catch (error) {
+    const file = path.join(os.tmpdir(), `albedo-e2e-${name}.png`);
+    await page.screenshot({ path: file }).catch(() => undefined);
+    error.message += `\n(screenshot: ${file})`;
+    throw error;
+  }
+}
+
+async function goTo(page, line, column) {
+  await page.keyboard.press(`${MOD}+G`);
+  await page.locator('.quick-input-widget input.input').fill(`:${line}:${column}`);
+  await page.keyboard.press('Enter');
+}
+
+describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_GUARD_MS }, () => {
+  let browser;
+  let workbench;
+  let page;
+  let folder;
+
+  before(async () => {
+    assert.ok(CODE_SERVER && VSIX, 'run through e2e/run.sh, which builds code-server and the .vsix');
+    assert.throws(() => execFileSync('albedo-skills-ls', ['--version'], { env: { PATH: BARE_PATH }, stdio: 'pipe' }), 'no albedo-skills-ls on PATH');
+    assert.throws(() => execFileSync('python3', ['-c', 'import albedo_skills_ls'], { env: { PATH: BARE_PATH }, stdio: 'pipe' }), 'python3 cannot import it');
+    browser = await launchChromium();
+    folder = writeWorkspace();
+    workbench = await startWorkbench({ folder });
+    page = await openWorkbench(browser, workbench.url);
+  });
+
+  after(async () => {
+    await browser?.close();
+    workbench?.stop();
+    if (folder) {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('shows every skill diagnostic in the Problems panel, with its place, from the bundled server', async () => {
+    const problems = page.locator('[id="status.problems"]');
+    await page.waitForFunction(() => document.querySelector('[id="status.problems"]')?.getAttribute('aria-label') === 'Errors: 2, Warnings: 1');
+    await problems.click();
+    const panel = page.locator('.markers-panel');
+    await panel.locator('.monaco-list-row', { hasText: 'collision' }).waitFor();
+    const rows = (await panel.locator('.monaco-list-row').allTextContents()).map((row) => row.replace(/\u00a0/g, ' '));
+    const find = (text) => rows.find((row) => row.includes(text)) ?? assert.fail(`no row with ${text} in:\n${rows.join('\n')}`);
+    assert.match(find('differs from its folder'), /name `wrong` differs from its folder `pdf-tools`.*name-mismatch.*\[Ln 2, Col 7\]/);
+    assert.match(find('add a `description`'), /description-missing.*\[Ln 1, Col 1\]/);
+    assert.match(find('is hidden by'), /skill `review` is hidden by .*\.albedo\/skills\/review\/SKILL\.md.*\[Ln 2, Col 7\]/);
+    await page.locator('.part.panel').screenshot({ path: path.join(MEDIA, 'problems-panel.png') });
+  });
+
+  it('runs the bundled server with the bare python3, and says so in the output channel', async () => {
+    await runCommand(page, 'Albedo Skills: Show Output');
+    const output = page.locator('.part.panel .monaco-editor .view-lines');
+    await output.filter({ hasText: 'bundled server' }).waitFor();
+    const text = (await output.textContent()).replace(/\u00a0/g, ' ');
+    assert.match(text, /Server command: python3 -I -X utf8 \S+\/bundled\/tool\/launch\.py \(from default-python, bundled server\)/);
+    assert.match(text, /Python 3\.\d+\.\d+ \(\/usr\/bin\/python3\)/);
+    assert.doesNotMatch(text, /Cancel notification|\[error\]/);
+  });
+
+  it('shows a hover on a frontmatter key', async () => {
+    await openFile(page, '.agents/skills/demo/SKILL.md');
+    await goTo(page, 3, 3);
+    await page.keyboard.press(`${MOD}+K`);
+    await page.keyboard.press(`${MOD}+I`);
+    const hover = page.locator('.monaco-hover', { hasText: 'What the skill does and when to use it' });
+    await hover.waitFor();
+    assert.match(await hover.textContent(), /description.*Required by Albedo/s);
+    await page.keyboard.press('Escape');
+  });
+
+  it('completes a frontmatter field in SKILL.md, and the buffer holds it', async () => {
+    await openFile(page, '.agents/skills/fill-in/SKILL.md');
+    await goTo(page, 4, 1);
+    await page.keyboard.press(`${MOD}+Space`);
+    await page.locator('.suggest-widget.visible .monaco-list-row').first().waitFor();
+    await page.keyboard.type('lice');
+    await page.locator('.suggest-widget.visible .monaco-list-row.focused', { hasText: 'license' }).waitFor();
+    await page.keyboard.press('Enter');
+    const text = await waitForText(page, (current) => /^license: /m.test(current), 'license: was not inserted');
+    // The field with its usual value as a snippet placeholder, on the line the cursor was on.
+    assert.equal(text.split('\n')[3], 'license: MIT');
+    assert.equal(text.split('\n')[4], '---');
+  });
+
+  it('completes a slash command in a chat buffer, and the buffer holds it', async () => {
+    await openFile(page, 'notes.chat.md');
+    await page.keyboard.press(`${MOD}+End`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('/');
+    await page.locator('.suggest-widget.visible .monaco-list-row', { hasText: '/demo' }).waitFor();
+    await page.keyboard.type('dem');
+    await page.locator('.suggest-widget.visible .monaco-list-row.focused', { hasText: '/demo' }).waitFor();
+    await page.keyboard.press('Enter');
+    const text = await waitForText(page, (current) => /^\/demo/m.test(current), '/demo was not inserted');
+    assert.deepEqual(text.split('\n').map((line) => line.trimEnd()).slice(0, 3), ['Notes for the session.', '', '/demo']);
+  });
+
+  it('applies the quick fix for a name that differs from its folder', async () => {
+    await openFile(page, '.agents/skills/pdf-tools/SKILL.md');
+    await goTo(page, 2, 7);
+    await page.keyboard.press(`${MOD}+.`);
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'pdf-tools' }).first();
+    await fix.waitFor();
+    const rows = page.locator('.action-widget .monaco-list-row.action');
+    for (let index = 0; index < (await rows.count()); index++) {
+      if ((await page.locator('.action-widget .monaco-list-row.focused').textContent()).includes('pdf-tools')) {
+        break;
+      }
+      await page.keyboard.press('ArrowDown');
+    }
+    await page.keyboard.press('Enter');
+    const text = await waitForText(page, (current) => current.includes('name: pdf-tools'), 'the fix was not applied');
+    assert.equal(text.split('\n')[1], 'name: pdf-tools');
+    await page.waitForFunction(() => document.querySelector('[id="status.problems"]')?.getAttribute('aria-label') === 'Errors: 1, Warnings: 1');
+    await page.keyboard.press(`${MOD}+Z`); // back to the fixture, for the view below
+    await waitForText(page, (current) => current.includes('name: wrong'), 'undo');
+  });
+
+  it('lists the skills by scope and root in the Skills view, with badges, and opens SKILL.md on click', () => showing(page, 'skills-view', async () => {
+    await page.locator('.statusbar-item', { hasText: 'skills' }).first().click();
+    const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Skills' }) });
+    // Room for every row (the tree renders only the rows in sight): no panel, the folder section collapsed.
+    await runCommand(page, 'View: Hide Panel');
+    const folders = page.locator('.pane-header[aria-expanded="true"]', { hasText: path.basename(folder).toUpperCase() });
+    if ((await folders.count()) > 0) {
+      await folders.click();
+    }
+    await view.locator('.monaco-list-row', { hasText: 'hidden by' }).waitFor();
+    const rows = (await view.locator('.monaco-list-row').allTextContents()).map((row) => row.replace(/\u00a0/g, ' '));
+    const index = (text) => rows.findIndex((row) => row.includes(text));
+    assert.ok(index('Workspace') === 0, rows.join('\n'));
+    assert.ok(index('.agents/skills') < index('broken') && index('.albedo/skills') > index('demo'), rows.join('\n'));
+    assert.match(rows[index('broken')], /broken.*1 error/);
+    assert.match(rows[index('demo')], /demo.*\/demo.*Says hello to the user by name\./);
+    assert.match(rows.find((row) => row.includes('hidden by')), /review.*hidden by \.albedo\/skills\/review/);
+    assert.match(rows[index('pdf-tools')], /pdf-tools.*1 error/);
+    assert.match(await page.locator('.statusbar-item', { hasText: 'skills' }).first().textContent(), /3 skills.*2/);
+    await view.screenshot({ path: path.join(MEDIA, 'skills-view.png') });
+
+    await view.locator('.monaco-list-row', { hasText: 'demo' }).click();
+    await waitForText(page, (text) => text.startsWith('---\nname: demo'), 'demo/SKILL.md did not open');
+  }));
+
+  it('Run Skill… inserts the activation into the chat buffer', () => showing(page, 'run-skill', async () => {
+    await openFile(page, 'notes.chat.md');
+    await page.keyboard.press(`${MOD}+End`);
+    await page.keyboard.press('Enter');
+    await runCommand(page, 'Albedo Skills: Run Skill...');
+    const input = page.locator('.quick-input-widget input.input');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: '/demo' }).waitFor();
+    await input.fill('/demo');
+    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: '/demo' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget', { hasText: 'Free text handed to the skill' }).waitFor();
+    await input.fill('for Ada');
+    await page.keyboard.press('Enter');
+    const text = await waitForText(page, (current) => current.includes('</albedo-skill-activation>'), 'no activation was inserted');
+    assert.match(text, /The user activated the skill `demo` with \/demo\. Follow its instructions with the given arguments\.\n<albedo-skill-activation>\n.*"arguments": ?"for Ada"/s);
+  }));
+
+  it('Show What the Model Sees opens the catalog prompt block, read-only', () => showing(page, 'prompt', async () => {
+    await runCommand(page, 'Albedo Skills: Show What the Model Sees');
+    await page.locator('.tab.active', { hasText: 'available_skills.xml' }).waitFor();
+    const text = await waitForText(page, (current) => current.includes('</available_skills>'), 'no prompt block');
+    assert.match(text, /^<available_skills>\n<skill>\n<name>demo<\/name>\n<description>Says hello to the user by name\.<\/description>\n<location>\S+\/\.agents\/skills\/demo\/SKILL\.md<\/location>\n<command>\/demo<\/command>\n<\/skill>/);
+    assert.doesNotMatch(text, /<name>broken<\/name>|Greet the user/, 'no invalid skill, no body');
+    await page.keyboard.type('typed');
+    assert.equal(await editorText(page), text, 'the document is read-only');
+  }));
+
+  it('New Skill… checks the name, then creates a valid skeleton through a workspace edit', () => showing(page, 'new-skill', async () => {
+    await runCommand(page, 'Albedo Skills: New Skill...');
+    const input = page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('New Helper');
+    await page.locator('.quick-input-widget .quick-input-message', { hasText: 'lowercase letters, digits and single hyphens' }).waitFor();
+    await input.fill('new-helper');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: '.agents/skills' }).first().waitFor();
+    await input.fill(`${folder}/.agents/skills`);
+    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: `${folder}/.agents/skills` }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'SKILL.md' }).waitFor();
+    const text = await waitForText(page, (current) => current.startsWith('---\nname: new-helper'), 'the skeleton did not open');
+    assert.match(text, /^---\nname: new-helper\ndescription: .+\n---\n/);
+    assert.equal(readFileSync(path.join(folder, '.agents/skills/new-helper/SKILL.md'), 'utf8').split('\n')[1], 'name: new-helper');
+    // A valid skill: the catalog grows, the problems stay as they were.
+    await page.locator('.statusbar-item', { hasText: '4 skills' }).waitFor();
+    assert.equal(await page.locator('[id="status.problems"]').getAttribute('aria-label'), 'Errors: 2, Warnings: 1');
+  }));
+});
+
+describe('a bad interpreter in VS Code 1.96.4 (code-server)', { timeout: 5 * HANG_GUARD_MS }, () => {
+  let browser;
+  let workbench;
+  let folder;
+
+  before(async () => {
+    browser = await launchChromium();
+    folder = writeWorkspace();
+    // The most likely mistake: an interpreter without the package, with the environment's package asked for.
+    workbench = await startWorkbench({
+      folder,
+      machineSettings: { 'albedoSkills.server.pythonPath': '/usr/bin/python3', 'albedoSkills.server.importStrategy': 'fromEnvironment' },
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    workbench?.stop();
+    if (folder) {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('is explained in exactly one notification naming the cause, the setting and its scope', async () => {
+    const page = await openWorkbench(browser, workbench.url);
+    await page.locator('.notification-toast', { hasText: 'cannot start' }).waitFor();
+    // The output channel logs the failure before the notification is shown: everything has been said.
+    await runCommand(page, 'Notifications: Show Notifications');
+    const items = page.locator('.notifications-center .notification-list-item');
+    await items.first().waitFor();
+    const texts = (await items.allTextContents()).map((text) => text.replace(/\u00a0/g, ' '));
+    console.log(`# the notification: ${texts[0]}`);
+    assert.equal(texts.length, 1, texts.join('\n---\n'));
+    assert.match(texts[0], /the language server cannot start: `\/usr\/bin\/python3` \(Python 3\.\d+\.\d+\) cannot import albedo_skills_ls: ModuleNotFoundError: No module named 'albedo_skills_ls'/);
+    // code-server is a remote window: the value was read from the Remote settings, and the message says so.
+    assert.match(texts[0], /albedoSkills\.server\.pythonPath \(your Remote \[[^\]]+\] settings\)/);
+    assert.match(texts[0], /Open Settings.*Show Output/s);
+  });
+});
