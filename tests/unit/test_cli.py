@@ -558,3 +558,21 @@ def test_examples_have_resources_and_real_bodies():
     for skill_file in EXAMPLES.rglob("SKILL.md"):
         body_lines = skill_file.read_text().split("---\n", 2)[2].strip().splitlines()
         assert 8 <= len(body_lines) <= 40, skill_file
+
+
+def test_sarif_rules_come_from_the_registry_of_codes(mixed_tree):
+    from albedo_skills_ls.skills.codes import CODES
+
+    write_skill(mixed_tree / "ws" / ".agents" / "skills", "delta", valid("delta") + "version: 2\n")  # information
+    log = json.loads(run_cli("check", mixed_tree / "ws", "--home", mixed_tree / "home", "--format", "sarif").stdout)
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert [rule["id"] for rule in rules] == ["field-host-specific", "field-unknown", "name-mismatch"]
+    levels = {"error": "error", "warning": "warning", "information": "note"}
+    for rule in rules:
+        code = CODES[rule["id"]]
+        assert rule["shortDescription"] == {"text": code.summary}
+        assert rule["help"] == {"text": code.help, "markdown": code.help}
+        assert code.when in rule["fullDescription"]["text"]
+        assert rule["defaultConfiguration"] == {"level": levels[code.severity]}
+        assert rule["properties"] == {"quickFix": code.fixable}
+    assert {rule["id"]: rule["properties"]["quickFix"] for rule in rules}["name-mismatch"] is True

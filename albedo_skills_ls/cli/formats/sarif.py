@@ -18,7 +18,21 @@ SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note"}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_BASE_ID = "%SRCROOT%"
 
-# Rule descriptions come from the engine's registry of codes (skills/codes.py).
+
+
+def sarif_rule(code_id: str) -> dict[str, Any]:
+    """A rule's metadata, from the engine's registry of codes (skills/codes.py): its one-line summary, when
+    it fires, what to do, its registered level, and whether an editor quick fix exists."""
+    code = CODES[code_id]
+    return {
+        "id": code.id,
+        "name": code.id,
+        "shortDescription": {"text": code.summary},
+        "fullDescription": {"text": f"Reported when {code.when}.", "markdown": f"Reported when {code.when}."},
+        "help": {"text": code.help, "markdown": code.help},
+        "defaultConfiguration": {"level": SARIF_LEVEL[code.severity]},
+        "properties": {"quickFix": code.fixable},
+    }
 
 
 def sarif_log(catalog: Catalog) -> dict[str, Any]:
@@ -42,10 +56,7 @@ def sarif_log(catalog: Catalog) -> dict[str, Any]:
             artifact = {"uri": PurePath(os.path.abspath(path)).as_uri()}
         return {"physicalLocation": {"artifactLocation": artifact, "region": sarif_region(region)}}
 
-    severities: dict[str, str] = {}  # each code has one severity; the first seen describes the rule
-    for diagnostic in catalog.diagnostics:
-        severities.setdefault(diagnostic.code, diagnostic.severity)
-    codes = sorted(severities)
+    codes = sorted({diagnostic.code for diagnostic in catalog.diagnostics})
     rule_index = {code: index for index, code in enumerate(codes)}
     results = []
     for diagnostic in catalog.diagnostics:
@@ -69,15 +80,7 @@ def sarif_log(catalog: Catalog) -> dict[str, Any]:
                 "name": PROG,
                 "version": __version__,
                 "semanticVersion": __version__,
-                "rules": [
-                    {
-                        "id": code,
-                        "name": code,
-                        "shortDescription": {"text": CODES[code].summary},
-                        "defaultConfiguration": {"level": SARIF_LEVEL.get(severities[code], "note")},
-                    }
-                    for code in codes
-                ],
+                "rules": [sarif_rule(code) for code in codes],
             }
         },
         "columnKind": "unicodeCodePoints",
