@@ -213,9 +213,15 @@ BODY_TOO_LONG = _code(
 REFERENCE_MISSING = _code(
     "reference-missing", WARNING,
     "A relative file reference in the body names nothing inside the skill folder.",
-    "a relative file reference in the body (Markdown link, or a backticked path under `references/`, "
-    "`scripts/`, `assets/` or an existing folder) names no file in the skill",
-    "Create the file, or correct the path (relative to the skill folder).",
+    "a relative file reference in the body names no file in the skill: a Markdown link or image, or a link "
+    "reference definition (`[id]: target`, nothing else on the line; a footnote `[^1]:` is none), a warning; "
+    "or a backticked concrete path under `references/`, `scripts/`, `assets/` or an existing folder, "
+    "information (no `*`, `?`, `<`, `{`, `[`, `$`, `...`, no placeholder word such as `example`, "
+    "`filename`, `your-`, `path/to`). `{baseDir}/` and `${CLAUDE_SKILL_DIR}/` stand for the skill folder. "
+    "A near miss (other letter case, or `reference/` for `references/`) is named",
+    "Create the file, or correct the path (relative to the skill folder); for a near miss the quick fix "
+    "uses the path that exists.",
+    fixable=True,
 )
 REFERENCE_OUTSIDE = _code(
     "reference-outside", WARNING,

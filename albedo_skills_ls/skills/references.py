@@ -5,21 +5,36 @@ The Agent Skills format recommends that a skill refer to its own files by paths 
 checks them against the skill folder. It is pure text analysis plus `lstat`/`readlink` inside the skill
 folder: nothing is opened, read, executed or fetched.
 
-What counts as a reference (outside fenced code blocks; the frontmatter is never scanned):
+What counts as a reference (outside fenced code blocks; the frontmatter is never scanned), as decided in
+decisions.md section 7 after reading real skills:
 - `link`: the target of a Markdown link or image, `[text](target)`, `![alt](target "title")`,
-  `[text](<target with spaces>)`, or of a reference definition `[id]: target`. Targets with a URL scheme
-  (`https:`, `mailto:`, `file:` ...), protocol-relative `//host` targets and bare anchors (`#section`) are
-  not references and are never fetched. A `#anchor` or `?query` suffix is dropped; `%20` escapes are decoded.
-- `code`: an inline code span whose whole content is one relative path with a `/` and a file extension
-  (`` `references/formats.md` ``, `` `./scripts/run.py` ``). Code spans that climb (`../x`) or are absolute
-  (`/etc/hosts`) are left alone: they usually name files of the user's project or system, not the skill's.
-  A code span whose first folder neither is a standard skill folder (`references`, `scripts`, `assets`)
-  nor exists in the skill folder (`src/main.py` in "edit `src/main.py`") is not reported when missing.
+  `[text](<target with spaces>)`, or of a link reference definition as CommonMark defines it: `[id]: target`
+  with an optional title and nothing else on the line. A footnote (`[^1]: ...`) is not a definition. Targets
+  with a URL scheme (`https:`, `mailto:`, `file:` ...), protocol-relative `//host` targets and bare anchors
+  (`#section`) are not references and are never fetched. A `#anchor` or `?query` suffix is dropped; `%20`
+  escapes are decoded.
+- `code`: an inline code span whose whole content is one concrete relative path with a `/` and a file
+  extension (`` `references/formats.md` ``, `` `./scripts/run.py` ``). Examples and placeholders are not
+  concrete: wildcards and template marks (`*`, `?`, `<`, `{`, `[`, `$`, `...`), placeholder words
+  (`filename`, `example`, `your-`, `path/to`) and an index letter (`phaseN.md`). Code spans that climb
+  (`../x`) or are absolute (`/etc/hosts`) are left alone: they usually name files of the user's project or
+  system, not the skill's. A code span whose first folder neither is a standard skill folder (`references`,
+  `scripts`, `assets`) nor exists in the skill folder (`src/main.py` in "edit `src/main.py`") is not
+  reported when missing.
+- Either kind may start with a placeholder that hosts expand to the skill folder (`{baseDir}/`,
+  `${CLAUDE_SKILL_DIR}/`): the rest is relative to the skill folder.
 
-Diagnostics (both warnings; a skill with them stays valid):
-- `reference-missing`: the reference resolves inside the skill folder, but nothing is there.
-- `reference-outside`: a link target is absolute, climbs out with `..`, or passes through a symbolic link
-  that points outside the skill folder. It is never linked, and nothing outside the folder is examined.
+Diagnostics (a skill with them stays valid):
+- `reference-missing`: the reference resolves inside the skill folder, but nothing is there. A warning for a
+  link, information for a code span (code spans are often examples). A near miss (the same path in other
+  letter case, or under a sibling folder: `reference/` for `references/`) is named in the message, and
+  `reference_fixes` offers it as a quick fix.
+- `reference-outside` (warning): a link target is absolute, climbs out with `..`, or passes through a
+  symbolic link that points outside the skill folder. It is never linked, and nothing outside the folder is
+  examined.
+
+Every scan here is linear in the length of a line: the definition reader is a hand-written one-pass scanner,
+and the patterns have no nested quantifiers that can backtrack.
 """
 
 from __future__ import annotations
@@ -34,7 +49,8 @@ from urllib.parse import unquote
 from . import codes
 from .frontmatter import closing_line, lines_of, opens_frontmatter
 from .markdown import prose_lines
-from .model import Diagnostic, Range
+from . import limits
+from .model import INFORMATION, Diagnostic, Range
 from .paths import is_within
 
 ReferenceKind = Literal["link", "code"]
@@ -50,10 +66,19 @@ _INLINE_LINK = re.compile(
     r"\(\s*(?:<(?P<angle>[^<>\n]*)>|(?P<bare>(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))+))"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
 )
-_DEFINITION = re.compile(r"^ {0,3}\[(?:[^\[\]\\]|\\.)+\]:[ \t]*(?:<(?P<angle>[^<>\n]*)>|(?P<bare>\S+))")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _CODE_PATH = re.compile(r"^(?:\./)?[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*(?:/[A-Za-z0-9_.@+-]+)+$")
 _EXTENSION = re.compile(r"[^/.]\.[A-Za-z0-9]{1,10}$")
+
+# Placeholders that hosts expand to the skill folder before the model reads the text.
+SKILL_FOLDER_PLACEHOLDERS = ("{baseDir}", "${CLAUDE_SKILL_DIR}")
+# Words that make a code span an example rather than a file: a whole word of a path segment
+# (`references/example.md`, `scripts/run_example.py`), or a segment's start (`your-skill/`).
+PLACEHOLDER_WORDS = frozenset({"filename", "example"})
+PLACEHOLDER_PREFIXES = ("your-", "your_")
+_WORD_SEPARATORS = re.compile(r"[-_.]")
+# `phaseN.md`, `stepX.py`: an index letter standing for a number, right after a lowercase letter
+_INDEX_LETTER = re.compile(r"[a-z][NX](?:\.|$)")
 
 
 class Reference(NamedTuple):
@@ -80,9 +105,21 @@ def body_start_line(lines: list[str]) -> int | None:
     return end + 1 if end is not None else None
 
 
+def split_placeholder(written: str) -> tuple[str, str]:
+    """(`{baseDir}/` or `${CLAUDE_SKILL_DIR}/` or "", the rest): the rest is relative to the skill folder."""
+    for placeholder in SKILL_FOLDER_PLACEHOLDERS:
+        if written == placeholder:
+            return placeholder, ""
+        if written.startswith(placeholder + "/"):
+            return placeholder + "/", written[len(placeholder) + 1 :]
+    return "", written
+
+
 def _link_target(written: str) -> str | None:
     """The relative path a link target names, or None when it is no file reference (URL, anchor...)."""
-    target = written.strip()
+    placeholder, target = split_placeholder(written.strip())
+    if placeholder and not target.split("#", 1)[0].split("?", 1)[0]:
+        return None  # the skill folder itself
     if not target or target.startswith("#") or target.startswith("//") or _SCHEME.match(target):
         return None
     target = re.sub(r"\\(.)", r"\1", target)  # Markdown backslash escapes
@@ -100,13 +137,25 @@ def _link_target(written: str) -> str | None:
 
 
 def _code_target(content: str) -> str | None:
-    """The relative path a code span names, or None when it is not one path with a folder and an extension."""
-    text = content.strip()
-    if not _CODE_PATH.match(text) or not _EXTENSION.search(text):
+    """The relative path a code span names, or None when it is not one concrete path with a folder and an
+    extension (an example, a placeholder or a pattern is no file)."""
+    _placeholder, text = split_placeholder(content.strip())
+    if not _CODE_PATH.match(text) or not _EXTENSION.search(text) or "..." in text:
         return None
-    if any(part == ".." for part in text.split("/")):
+    parts = text.split("/")
+    if any(part == ".." for part in parts) or not all(map(_concrete_segment, parts)):
+        return None
+    if "path/to/" in text:
         return None
     return posixpath.normpath(text)
+
+
+def _concrete_segment(segment: str) -> bool:
+    """Whether one path segment of a code span names a file rather than stands for one."""
+    lowered = segment.lower()
+    if lowered.startswith(PLACEHOLDER_PREFIXES) or _INDEX_LETTER.search(segment):
+        return False
+    return not any(word in PLACEHOLDER_WORDS for word in _WORD_SEPARATORS.split(lowered))
 
 
 def find_references(text: str, first_line: int | None = None, lines: list[str] | None = None) -> list[Reference]:
@@ -132,25 +181,111 @@ def _line_references(line: str, number: int) -> list[Reference]:
         plain = _code_references(line, number, found)  # links inside code spans are not links
     if "[" not in plain:
         return found
-    matches = list(_INLINE_LINK.finditer(plain))
-    definition = _DEFINITION.match(plain)
-    if definition:
-        matches.insert(0, definition)
+    # (start, end) of each link on the line, and (start, end) of the target within it
+    links = [(m.start(), m.end(), *_target_span(m)) for m in _INLINE_LINK.finditer(plain)]
+    definition = link_definition(plain)
+    if definition is not None:
+        links.insert(0, (0, len(plain), *definition))
     # a code span inside a link's text names the link's own target: the link alone is the reference
     found = [
         code for code in found
-        if not any(m.start() <= code.range.start.character < m.end() for m in matches)
+        if not any(start <= code.range.start.character < end for start, end, _b, _e in links)
     ]
-    for match in matches:
-        group = "angle" if match.group("angle") is not None else "bare"
-        written = match.group(group)
+    for _start, _end, begin, end in links:
+        written = plain[begin:end]
         target = _link_target(written)
         if target is None or target == ".":
             continue
-        begin, end = match.start(group), match.end(group)
         found.append(Reference(target, written, "link", Range.of(number, begin, number, end)))
     found.sort(key=lambda reference: reference.range)
     return found
+
+
+def _target_span(match: re.Match[str]) -> tuple[int, int]:
+    group = "angle" if match.group("angle") is not None else "bare"
+    return match.start(group), match.end(group)
+
+
+_SPACE = " \t"
+
+
+def link_definition(line: str) -> tuple[int, int] | None:
+    """Where the target of a CommonMark link reference definition is, when the whole line is one:
+    `[label]: target`, the target bare or in `<>`, then optionally a title in `"`, `'` or `()`, then nothing
+    but spaces. A footnote (`[^1]: ...`) is not a definition.
+
+    One pass over the line, character by character: linear whatever the line holds.
+    """
+    length = len(line)
+    index = 0
+    while index < length and line[index] == " ":
+        index += 1
+    if index > 3 or index >= length or line[index] != "[":
+        return None
+    index += 1
+    label_start = index
+    while index < length and line[index] != "]":
+        if line[index] == "[":
+            return None
+        index += 2 if line[index] == "\\" else 1
+    label = line[label_start:index]
+    if index >= length or not label.strip() or label.startswith("^"):
+        return None
+    index += 1
+    if index >= length or line[index] != ":":
+        return None
+    index += 1
+    while index < length and line[index] in _SPACE:
+        index += 1
+    if index >= length:
+        return None  # the target is on the next line: not a reference we place
+    if line[index] == "<":
+        begin = index + 1
+        close = line.find(">", begin)
+        if close < 0 or "<" in line[begin:close]:
+            return None
+        end, index = close, close + 1
+    else:
+        begin = index
+        depth = 0
+        while index < length and line[index] not in _SPACE:
+            character = line[index]
+            if character == "\\":
+                index += 1
+            elif character == "(":
+                depth += 1
+            elif character == ")":
+                depth -= 1
+                if depth < 0:
+                    return None
+            index += 1
+        if depth:
+            return None
+        end = index
+    rest = line[index:]
+    after = rest.lstrip(_SPACE)
+    if after and (len(after) == len(rest) or not _whole_title(after)):
+        return None
+    return begin, end
+
+
+def _whole_title(text: str) -> bool:
+    """Whether `text` is one link title (`"t"`, `'t'` or `(t)`) followed only by spaces."""
+    closing = {'"': '"', "'": "'", "(": ")"}.get(text[0])
+    if closing is None:
+        return False
+    index = 1
+    while index < len(text):
+        character = text[index]
+        if character == "\\":
+            index += 2
+            continue
+        if character == closing:
+            return not text[index + 1 :].strip(_SPACE)
+        if text[0] == "(" and character == "(":
+            return False
+        index += 1
+    return False
 
 
 def _code_references(line: str, number: int, found: list[Reference]) -> str:
@@ -241,17 +376,136 @@ def check_references(
                 )
             )
             continue
-        if reference.kind == "code" and not _skill_like(folder, reference.target, seen):
-            continue
-        found.append(
-            codes.REFERENCE_MISSING.at(
-                path,
-                f"`{reference.written}` does not exist in the skill folder: create it or fix the path "
-                "(paths are relative to the folder holding SKILL.md)",
-                reference.range,
-            )
-        )
+        near = near_miss(folder, reference.target)
+        if reference.kind == "code" and near is None and not _skill_like(folder, reference.target, seen):
+            continue  # a code span about some other project's files (`src/main.py`)
+        found.append(_missing(path, reference, near))
     return tuple(found)
+
+
+def _missing(path: str, reference: Reference, near: NearMiss | None) -> Diagnostic:
+    """`reference-missing`: a warning for a link, information for a code span, naming a near miss."""
+    where = "does not exist in the skill folder"
+    if near is not None:
+        advice = f"{where}, but `{near.target}` does ({near.why}): fix the path"
+    else:
+        advice = f"{where}: create it or fix the path (paths are relative to the folder holding SKILL.md)"
+    if reference.kind == "code":
+        advice += "; shown as information because a code span is often an example"
+    return codes.REFERENCE_MISSING.at(
+        path,
+        f"`{reference.written}` {advice}",
+        reference.range,
+        severity=INFORMATION if reference.kind == "code" else None,
+    )
+
+
+class NearMiss(NamedTuple):
+    """A path that exists where a missing reference most likely meant it, and why it is a near miss."""
+
+    target: str
+    why: str
+
+
+def near_miss(folder: str, target: str) -> NearMiss | None:
+    """The one existing path a missing `target` most likely meant: the same path in other letter case or
+    with a folder named in the singular or plural (`reference/` for `references/`), else the same
+    rest of the path under exactly one sibling of its first folder (`docs/x.md` for `references/x.md`).
+
+    Only folders inside the skill folder are listed, at most limits.MAX_NEAR_MISS_ENTRIES entries each.
+    """
+    parts = target.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return None
+    walked: list[str] = []
+    reasons: list[str] = []
+    for index, part in enumerate(parts):
+        here = "/".join(walked + [part])
+        if resolve(folder, here)[0] == "ok":
+            walked.append(part)
+            continue
+        last = index == len(parts) - 1
+        choices = [name for name in _entries(folder, "/".join(walked)) if _close_name(part, name, last)]
+        if len(choices) != 1:
+            break
+        chosen = choices[0]
+        reasons.append("other letter case" if chosen.lower() == part.lower() else f"in `{chosen}/`, not `{part}/`")
+        walked.append(chosen)
+    else:
+        if reasons:
+            return NearMiss("/".join(walked), ", ".join(dict.fromkeys(reasons)))
+        return None
+    if len(parts) < 2:
+        return None
+    rest = "/".join(parts[1:])
+    siblings = [
+        name for name in _entries(folder, "")
+        if name != parts[0] and resolve(folder, f"{name}/{rest}")[0] == "ok"
+    ]
+    if len(siblings) == 1:
+        return NearMiss(f"{siblings[0]}/{rest}", f"in `{siblings[0]}/`, not `{parts[0]}/`")
+    return None
+
+
+def _close_name(written: str, name: str, last: bool) -> bool:
+    """Whether an existing entry `name` is what `written` most likely meant: other letter case, or (for a
+    folder) the singular or plural of it."""
+    written, lowered = written.lower(), name.lower()
+    if lowered == written:
+        return True
+    return not last and (lowered == written + "s" or written == lowered + "s")
+
+
+def _entries(folder: str, relative: str) -> list[str]:
+    """The names in a folder inside the skill folder (resolved through `resolve`, so never outside it), at
+    most limits.MAX_NEAR_MISS_ENTRIES of them, sorted; none when the folder holds more."""
+    status, resolved = resolve(folder, relative) if relative else ("ok", folder)
+    if status != "ok" or resolved is None:
+        return []
+    names: list[str] = []
+    try:
+        with os.scandir(resolved) as entries:
+            for entry in entries:
+                if len(names) == limits.MAX_NEAR_MISS_ENTRIES:
+                    return []  # too many to guess among
+                names.append(entry.name)
+    except OSError:
+        return []
+    return sorted(names)
+
+
+class ReferenceFix(NamedTuple):
+    """A near miss as an edit: replace `range` (the reference as written) with `new_text`."""
+
+    diagnostic: Diagnostic
+    range: Range
+    new_text: str
+
+
+def reference_fixes(path: str, text: str) -> list[ReferenceFix]:
+    """Quick fixes for the missing references of a `SKILL.md` text that have a near miss: the written
+    reference with the existing path in place of the missing one (placeholder and `#anchor` kept)."""
+    references = find_references(text)
+    if not references:
+        return []
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    fixes: list[ReferenceFix] = []
+    for reference in references:
+        if resolve(folder, reference.target)[0] != "missing":
+            continue
+        near = near_miss(folder, reference.target)
+        if near is None:
+            continue
+        placeholder, rest = split_placeholder(reference.written)
+        suffix = ""
+        if reference.kind == "link":
+            cut = min((i for i in (rest.find("#"), rest.find("?")) if i >= 0), default=len(rest))
+            suffix = rest[cut:]
+        new_target = near.target
+        if reference.kind == "link" and " " in new_target and not reference.written.startswith("<"):
+            new_target = new_target.replace(" ", "%20")
+        fixes.append(ReferenceFix(_missing(path, reference, near), reference.range, placeholder + new_target + suffix))
+    return fixes
 
 
 def _skill_like(folder: str, target: str, seen: dict[str, tuple[Status, str | None]]) -> bool:

@@ -69,11 +69,14 @@ FIXABLE_EXAMPLES = {
     "name-invalid": "---\nname: Demo_Skill\ndescription: Does things.\n---\n",
     "field-unknown": "---\nname: demo\ndesciption: Does things.\n---\n",
     "frontmatter-missing": "# Demo\n",
+    "reference-missing": "---\nname: demo\ndescription: Does things.\n---\nSee [g](reference/guide.md).\n",
 }
 
 
 def test_the_fixable_set_is_what_quick_fixes_answer(tmp_path: Path) -> None:
     path = str(tmp_path / "demo" / "SKILL.md")
+    (tmp_path / "demo" / "references").mkdir(parents=True)
+    (tmp_path / "demo" / "references" / "guide.md").write_text("# Guide\n")  # the near miss a fix uses
     assert set(FIXABLE_EXAMPLES) == FIXABLE
     for code, text in FIXABLE_EXAMPLES.items():
         assert code in {fix.diagnostic.code for fix in quick_fixes(path, text)}, code

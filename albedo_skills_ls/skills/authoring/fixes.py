@@ -13,6 +13,7 @@ from ..codes import FIELD_UNKNOWN, FIXABLE, FRONTMATTER_MISSING, NAME_INVALID, N
 from ..discovery import SKILL_FILE
 from ..frontmatter import Mapping, Scalar, lines_of, read_text
 from ..model import FILE_START, Diagnostic, Range
+from ..references import reference_fixes
 from ..rules import check_frontmatter, close_field, name_problem, suggest_name
 from .fields import folder_name_of, template
 
@@ -90,6 +91,8 @@ def quick_fixes(path: str, text: str) -> list[Fix]:
                     True,
                 )
             )
+    for near in reference_fixes(path, text):
+        fixes.append(Fix(f"Change the path to `{near.new_text}`", near.diagnostic, (Edit(near.range, near.new_text),), True))
     return fixes
 
 
