@@ -198,8 +198,17 @@ FIELD_HOST_SPECIFIC = _code(
     "field-host-specific", INFORMATION,
     "A field defined by other hosts, which Albedo ignores.",
     "`argument-hint`, `user-invocable`, `disable-model-invocation`, `model`, `context`, `agent`, `hooks`, "
-    "`version`, `when_to_use`: Albedo ignores this field",
+    "`version`, `when_to_use`, `effort`, `paths`: Albedo ignores this field",
     "Nothing, if another host needs it; Albedo ignores it.",
+)
+ALLOWED_TOOLS_LIST = _code(
+    "allowed-tools-list", WARNING,
+    "`allowed-tools` is a YAML list; the format wants one space-separated string.",
+    "`allowed-tools` is a list of strings (the skill stays in the catalog); a list holding a map or a list, "
+    "or a map, is `field-type`",
+    "Join the items with spaces (`allowed-tools: Read Grep`); the quick fix does, and `check --fix` applies "
+    "it.",
+    fixable=True,
 )
 
 # --- the body -----------------------------------------------------------------------------------------------

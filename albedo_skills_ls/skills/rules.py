@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from . import codes, limits
 from .codes import Code
-from .frontmatter import Mapping, Node, Scalar, SkillText, read_text
+from .frontmatter import Mapping, Node, Scalar, Sequence, SkillText, read_text
 from .model import ERROR, Diagnostic, Range
 from .references import Reference, find_references
 
@@ -28,6 +28,8 @@ HOST_SPECIFIC_FIELDS = (
     "hooks",
     "version",
     "when_to_use",
+    "effort",
+    "paths",
 )
 STRING_FIELDS = ("name", "description", "license", "compatibility", "allowed-tools")
 
@@ -82,6 +84,13 @@ def close_field(key: str) -> str | None:
     return matches[0] if matches else None
 
 
+def string_items(node: Node) -> list[str] | None:
+    """The items of a YAML list whose items are all strings, or None for anything else."""
+    if not isinstance(node, Sequence) or not all(isinstance(item, Scalar) for item in node.items):
+        return None
+    return [item.value for item in node.items]  # type: ignore[union-attr]
+
+
 def description_length(value: str) -> int:
     """Characters counted toward the 1,024 bound: the value without its final line break."""
     return len(value[:-1] if value.endswith("\n") else value)
@@ -109,6 +118,20 @@ class _Checker:
         if entry.value.range in self.rejected:
             return None, entry.value.range
         return entry.value.value, entry.value.range
+
+    def allowed_tools(self, root: Mapping) -> None:
+        """A YAML list of strings is how most people write `allowed-tools`: a warning with a quick fix
+        (decisions.md section 7), not an error. Anything else that is not a string is `field-type`."""
+        entry = root.get("allowed-tools")
+        if entry is not None and string_items(entry.value) is not None:
+            self.add(
+                codes.ALLOWED_TOOLS_LIST,
+                "`allowed-tools` is a list; the format wants one space-separated string "
+                "(`allowed-tools: Read Grep`): join the items",
+                entry.value.range,
+            )
+            return
+        self.string_field(root, "allowed-tools")
 
     def metadata(self, root: Mapping) -> None:
         entry = root.get("metadata")
@@ -206,7 +229,7 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
             )
 
     checker.string_field(root, "license")
-    checker.string_field(root, "allowed-tools")
+    checker.allowed_tools(root)
     compatibility, compatibility_range = checker.string_field(root, "compatibility")
     if compatibility is not None and compatibility_range is not None:
         if not compatibility.strip():

@@ -69,6 +69,7 @@ FIXABLE_EXAMPLES = {
     "name-invalid": "---\nname: Demo_Skill\ndescription: Does things.\n---\n",
     "field-unknown": "---\nname: demo\ndesciption: Does things.\n---\n",
     "frontmatter-missing": "# Demo\n",
+    "allowed-tools-list": "---\nname: demo\ndescription: Does things.\nallowed-tools: [Read, Grep]\n---\n",
     "reference-missing": "---\nname: demo\ndescription: Does things.\n---\nSee [g](reference/guide.md).\n",
 }
 

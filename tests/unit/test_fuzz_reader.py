@@ -31,6 +31,7 @@ KNOWN_CODES = {
     "compatibility-invalid",
     "field-unknown",
     "field-host-specific",
+    "allowed-tools-list",
     "body-too-long",
 }
 

@@ -258,8 +258,9 @@ def test_keep_chomping_counts_all_but_the_final_line_break():
         (fm(NAME, "description:", "  a: b"), rng(3, 2, 4, 0), "`description` must be a string, not a map"),
         (fm(NAME, DESCRIPTION, "license: [MIT]"), rng(3, 9, 3, 14), "`license` must be a string, not a list"),
         (fm(NAME, DESCRIPTION, "compatibility: {os: linux}"), rng(3, 15, 3, 26), "`compatibility` must be a string, not a map"),
-        (fm(NAME, DESCRIPTION, "allowed-tools:", "  - Bash", "  - Read"), rng(4, 2, 6, 0), "`allowed-tools` must be a string, not a list"),
-        (fm(NAME, DESCRIPTION, "allowed-tools: [Bash, Read]"), rng(3, 15, 3, 27), "`allowed-tools` must be a string, not a list"),
+        (fm(NAME, DESCRIPTION, "allowed-tools:", "  - Bash", "  - {a: b}"), rng(4, 2, 6, 0), "`allowed-tools` must be a string"),
+        (fm(NAME, DESCRIPTION, "allowed-tools: [Bash, [Read, Grep]]"), rng(3, 15, 3, 35), "`allowed-tools` must be a string"),
+        (fm(NAME, DESCRIPTION, "allowed-tools: {Bash: yes}"), rng(3, 15, 3, 26), "`allowed-tools` must be a string, not a map"),
         (fm(NAME, DESCRIPTION, "metadata: text"), rng(3, 10, 3, 14), "`metadata` must be a map"),
         (fm(NAME, DESCRIPTION, "metadata:"), rng(3, 9, 3, 9), "`metadata` must be a map"),
         (fm(NAME, DESCRIPTION, "metadata:", "  - a"), rng(4, 2, 5, 0), "`metadata` must be a map"),
@@ -355,8 +356,10 @@ def test_host_specific_field_is_information_that_albedo_ignores_it(key):
     assert parsed.valid
 
 
-def test_the_nine_host_specific_keys():
+def test_the_host_specific_keys():
     assert set(HOST_SPECIFIC_FIELDS) == {
+        "effort",
+        "paths",
         "argument-hint",
         "user-invocable",
         "disable-model-invocation",
@@ -462,6 +465,35 @@ def test_an_aliased_or_anchored_value_gets_only_the_alias_error():
     assert codes(parsed.diagnostics) == ["yaml-alias", "yaml-alias"]
     parsed = check(fm(NAME, "description: &d A demo.", "license: *d"))
     assert codes(parsed.diagnostics) == ["yaml-alias", "yaml-alias"]
-    # a list behind an anchor is still the wrong type
+    # a list behind an anchor is still reported for its shape
     parsed = check(fm(NAME, DESCRIPTION, "allowed-tools: &t [Read]"))
+    assert sorted(codes(parsed.diagnostics)) == ["allowed-tools-list", "yaml-alias"]
+    parsed = check(fm(NAME, DESCRIPTION, "allowed-tools: &t [{a: b}]"))
     assert sorted(codes(parsed.diagnostics)) == ["field-type", "yaml-alias"]
+
+
+# ------------------------------------------------------------------ allowed-tools as a list (section 7)
+
+
+@pytest.mark.parametrize(
+    "lines, where",
+    [
+        (("allowed-tools:", "  - Bash", "  - Read"), rng(4, 2, 6, 0)),
+        (("allowed-tools: [Bash, Read]",), rng(3, 15, 3, 27)),
+        (("allowed-tools:", "- Bash(git:*)", "- 'Read'"), rng(4, 0, 6, 0)),
+        (("allowed-tools: []",), rng(3, 15, 3, 17)),
+    ],
+)
+def test_allowed_tools_as_a_list_of_strings_is_a_warning_and_keeps_the_skill(lines, where):
+    parsed = check(fm(NAME, DESCRIPTION, *lines))
+    diag = only(parsed.diagnostics, "allowed-tools-list")
+    assert diag.severity == WARNING
+    assert diag.range == where
+    assert "one space-separated string" in diag.message
+    assert len(parsed.diagnostics) == 1
+    assert parsed.valid and parsed.name == "demo"
+
+
+def test_allowed_tools_list_beside_other_problems_is_reported_once():
+    parsed = check(fm(NAME, DESCRIPTION, "allowed-tools:", "  - Bash", "desciption: typo"))
+    assert sorted(codes(parsed.diagnostics)) == ["allowed-tools-list", "field-unknown"]

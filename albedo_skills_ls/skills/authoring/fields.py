@@ -54,6 +54,8 @@ HOST_SPECIFIC_SUMMARIES = {
     "hooks": "lifecycle hooks that run around the skill",
     "version": "a version of the skill (in the Agent Skills format, put it under `metadata`)",
     "when_to_use": "when to use the skill (in the Agent Skills format, say it in `description`)",
+    "effort": "how much reasoning effort the model spends on the skill",
+    "paths": "file patterns that make another host offer the skill",
 }
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..codes import FIELD_UNKNOWN, FIXABLE, FRONTMATTER_MISSING, NAME_INVALID, NAME_MISMATCH
+from ..codes import ALLOWED_TOOLS_LIST, FIELD_UNKNOWN, FIXABLE, FRONTMATTER_MISSING, NAME_INVALID, NAME_MISMATCH
 from ..discovery import SKILL_FILE
 from ..frontmatter import Mapping, Scalar, lines_of, read_text
 from ..model import FILE_START, Diagnostic, Range
 from ..references import reference_fixes
-from ..rules import check_frontmatter, close_field, name_problem, suggest_name
+from ..rules import check_frontmatter, close_field, name_problem, string_items, suggest_name
 from .fields import folder_name_of, template
 
 
@@ -33,6 +33,8 @@ class Fix:
     diagnostic: Diagnostic
     edits: tuple[Edit, ...]
     preferred: bool = False
+    # cannot change what the skill means, so `albedo-skills check --fix` applies it without --unsafe
+    safe: bool = False
 
 
 
@@ -47,6 +49,41 @@ def _set_name(diagnostic: Diagnostic, name: str, title: str, preferred: bool) ->
     """Replace the `name` value the diagnostic points at."""
     return Fix(title, diagnostic, (_replace_value(diagnostic.range, name),), preferred)
 
+
+
+_PLAIN_START_FORBIDDEN = set("-?:,[]{}#&*!|>'\"%@` \t")
+
+
+def yaml_scalar(value: str) -> str:
+    """`value` as one YAML scalar on one line: plain when YAML reads it back unchanged, else double-quoted
+    (a JSON string is a valid YAML double-quoted scalar)."""
+    plain = (
+        value
+        and value[0] not in _PLAIN_START_FORBIDDEN
+        and not value.endswith((" ", ":"))
+        and ": " not in value
+        and " #" not in value
+        and value.isprintable()
+    )
+    if plain:
+        return value
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _join_allowed_tools(diagnostic: Diagnostic, mapping: Mapping) -> Fix | None:
+    """`allowed-tools` as a list of strings, rewritten as the one space-separated string the format wants:
+    the edit runs from the end of the key to the end of the list, so nothing else in the document moves."""
+    entry = mapping.get("allowed-tools")
+    items = string_items(entry.value) if entry is not None else None
+    if entry is None or items is None:
+        return None
+    joined = " ".join(item.strip() for item in items)
+    value = entry.value.range
+    block = value.end.line > entry.key.range.end.line and value.end.character == 0
+    edit = Edit(Range(entry.key.range.end, value.end), f": {yaml_scalar(joined)}" + ("\n" if block else ""))
+    return Fix("Join the `allowed-tools` list into one string", diagnostic, (edit,), True, safe=True)
 
 
 def quick_fixes(path: str, text: str) -> list[Fix]:
@@ -80,8 +117,12 @@ def quick_fixes(path: str, text: str) -> list[Fix]:
             guess = close_field(key) if key else None
             if guess and mapping.get(guess) is None:
                 fixes.append(
-                    Fix(f"Rename `{key}` to `{guess}`", diagnostic, (Edit(diagnostic.range, guess),), True)
+                    Fix(f"Rename `{key}` to `{guess}`", diagnostic, (Edit(diagnostic.range, guess),), True, safe=True)
                 )
+        elif diagnostic.code == ALLOWED_TOOLS_LIST.id and mapping is not None:
+            fix = _join_allowed_tools(diagnostic, mapping)
+            if fix is not None:
+                fixes.append(fix)
         elif diagnostic.code == FRONTMATTER_MISSING.id:
             fixes.append(
                 Fix(
