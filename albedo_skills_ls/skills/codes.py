@@ -97,8 +97,10 @@ ENCODING = _code(
 FRONTMATTER_MISSING = _code(
     "frontmatter-missing", ERROR,
     "SKILL.md does not start with a `---` frontmatter line.",
-    "the first line is not exactly `---`",
-    "Start the file with a `---` line, the `name` and `description` fields, and a closing `---` line.",
+    "the first line is not exactly `---`; when the frontmatter opens after text or blank lines, the message "
+    "says so",
+    "Start the file with a `---` line, the `name` and `description` fields, and a closing `---` line; remove "
+    "any text or blank line above the opening `---`.",
     fixable=True,
 )
 FRONTMATTER_UNTERMINATED = _code(

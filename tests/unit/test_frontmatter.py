@@ -139,6 +139,26 @@ def test_first_line_must_be_exactly_three_dashes(text, first_line_length):
     assert not parsed.valid
 
 
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("# Sample\n\n---\nname: demo\ndescription: d\n---\n", "line 3"),
+        ("\n---\nname: demo\ndescription: d\n---\n", "blank line"),
+        ("\n\n---\nname: demo\ndescription: d\n---\n", "2 blank lines"),
+        ("<!-- generated -->\n---\nname: demo\ndescription: d\n---\n", "line 2"),
+    ],
+)
+def test_frontmatter_missing_after_text_or_blank_lines_says_so(text, says):
+    diag = only(check(text).diagnostics, "frontmatter-missing")
+    assert says in diag.message
+    assert "before" in diag.message and "first line" in diag.message
+
+
+def test_frontmatter_missing_without_any_delimiter_keeps_the_plain_advice():
+    diag = only(check("# Demo\n\nNo frontmatter at all.\n").diagnostics, "frontmatter-missing")
+    assert "before" not in diag.message
+
+
 def test_no_closing_line_is_unterminated_at_the_opening():
     for text in ("---\n", "---", "---\nname: demo\ndescription: d\n", "---\nname: demo\n----\n -- -\n"):
         parsed = check(text)
@@ -329,7 +349,7 @@ def test_failsafe_tags_are_accepted():
 
 
 def test_seq_tag_is_not_a_tag_error_but_a_type_error():
-    parsed = check("---\nname: demo\ndescription: d\nallowed-tools: !!seq [Bash]\n---\n")
+    parsed = check("---\nname: demo\ndescription: d\nlicense: !!seq [MIT]\n---\n")
     assert codes(parsed.diagnostics) == ["field-type"]
 
 
