@@ -63,8 +63,11 @@ def _code(*args: object, **kwargs: object) -> Code:
 SKILL_FILE_MISSING = _code(
     "skill-file-missing", ERROR,
     "A folder in a skills root has no SKILL.md.",
-    "a child folder of a root has no `SKILL.md` (placed on the folder)",
-    "Add a `SKILL.md` with `name` and `description` frontmatter, or move the folder out of the skills root.",
+    "a child folder of a root has no `SKILL.md` (placed on the folder); the message explains the traps that "
+    "hide a skill: a `skill.md` in other letter case, or skills nested a level too deep "
+    "(`plugin/skills/x/SKILL.md`, up to 3 named)",
+    "Add a `SKILL.md` with `name` and `description` frontmatter, or move the folder out of the skills root; "
+    "rename a `skill.md` to `SKILL.md` (a safe fix does), or move nested skill folders up into the root.",
 )
 SKILL_FILE_NOT_REGULAR = _code(
     "skill-file-not-regular", ERROR,

@@ -59,11 +59,7 @@ def read_skill_bytes(path: str, folder: str) -> tuple[bytes | None, os.stat_resu
     try:
         link = os.lstat(path)
     except FileNotFoundError:
-        return None, None, codes.SKILL_FILE_MISSING.at(
-            folder,
-            f"`{os.path.basename(folder)}` has no {SKILL_FILE}: add one with `name` and `description` "
-            "frontmatter, or move the folder out of the skills root",
-        )
+        return None, None, codes.SKILL_FILE_MISSING.at(folder, missing_skill_file_message(folder))
     except OSError as exc:
         return None, None, _unreadable(path, exc)
     try:
@@ -109,6 +105,97 @@ def read_skill_bytes(path: str, folder: str) -> tuple[bytes | None, os.stat_resu
     if len(data) > limits.MAX_SKILL_FILE_BYTES:  # grew after stat
         return None, info, _too_large(path, len(data))
     return data, opened, None
+
+
+def missing_skill_file_message(folder: str) -> str:
+    """Why a candidate folder has no `SKILL.md`, with the fix, for the traps that hide real skills
+    (decisions.md section 7): the file named in other letter case, or skills nested a level too deep."""
+    name = os.path.basename(folder)
+    found = traps(folder)
+    if found.wrong_case is not None:
+        return (
+            f"`{name}` has `{found.wrong_case}` but no `{SKILL_FILE}`: the name is case-sensitive; "
+            f"rename it to `{SKILL_FILE}`"
+        )
+    if found.nested:
+        shown = ", ".join(f"`{path}`" for path in found.nested[: limits.MAX_NESTED_NAMED])
+        hidden = len(found.nested) - limits.MAX_NESTED_NAMED
+        more = f" and {hidden} more" if hidden > 0 else ""
+        if found.truncated:
+            more += " (and perhaps more: not every folder was examined)"
+        return (
+            f"`{name}` has no {SKILL_FILE} but holds skills one level down ({shown}{more}): skills must be "
+            "immediate children of the skills root; move each skill folder up into the root"
+        )
+    return (
+        f"`{name}` has no {SKILL_FILE}: add one with `name` and `description` frontmatter, or move the folder "
+        "out of the skills root"
+    )
+
+
+class Traps(NamedTuple):
+    """What a folder without `SKILL.md` holds instead: `wrong_case` the name of a `skill.md` in other letter
+    case, `nested` the relative paths of skill folders below it (sorted), `truncated` when the bound on
+    entries read stopped the search."""
+
+    wrong_case: str | None
+    nested: tuple[str, ...]
+    truncated: bool
+
+
+def traps(folder: str) -> Traps:
+    """Look inside a candidate folder with no `SKILL.md`: its entries, and those of its subfolders that
+    hold no `SKILL.md` themselves (a plugin bundles skills as `plugin/skills/x/SKILL.md`). At most
+    limits.MAX_NESTED_SCAN_ENTRIES directory entries are read in all; links are not followed."""
+    budget = [limits.MAX_NESTED_SCAN_ENTRIES]
+    entries, truncated = _listing(folder, budget)
+    wrong_case = next((e.name for e in entries if e.name.lower() == SKILL_FILE.lower() and _is_file(e)), None)
+    nested: list[str] = []
+    for child in entries:
+        if not _is_folder(child):
+            continue
+        if os.path.lexists(os.path.join(child.path, SKILL_FILE)):
+            nested.append(child.name)
+            continue
+        grandchildren, cut = _listing(child.path, budget)
+        truncated = truncated or cut
+        nested += [
+            f"{child.name}/{grandchild.name}"
+            for grandchild in grandchildren
+            if _is_folder(grandchild) and os.path.lexists(os.path.join(grandchild.path, SKILL_FILE))
+        ]
+    return Traps(wrong_case, tuple(nested), truncated)
+
+
+def _listing(folder: str, budget: list[int]) -> tuple[list[os.DirEntry[str]], bool]:
+    """The visible entries of `folder`, sorted by name, reading at most `budget[0]` entries (spent from
+    the shared budget); True when the folder held more."""
+    found: list[os.DirEntry[str]] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if budget[0] == 0:
+                    return sorted(found, key=lambda e: e.name), True
+                budget[0] -= 1
+                if not entry.name.startswith("."):
+                    found.append(entry)
+    except OSError:
+        pass
+    return sorted(found, key=lambda e: e.name), False
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def read_skill_text(path: str) -> str | None:

@@ -29,3 +29,7 @@ MAX_RESOURCE_BYTES = 16 * 1024 * 1024
 
 # References (decisions.md section 7)
 MAX_NEAR_MISS_ENTRIES = 256  # entries of one folder listed to find what a missing reference meant
+
+# Explaining a skill folder without SKILL.md (decisions.md section 7, traps)
+MAX_NESTED_SCAN_ENTRIES = 512  # directory entries read, in the folder and its subfolders, to find nested skills
+MAX_NESTED_NAMED = 3  # nested skill folders named in the message ("and N more" after them)

@@ -12,8 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import discovery
-from albedo_skills_ls.skills.limits import MAX_CANDIDATES, MAX_DIAGNOSTICS, MAX_SKILL_FILE_BYTES
+from albedo_skills_ls.skills import authoring, discovery
+from albedo_skills_ls.skills.limits import (
+    MAX_CANDIDATES,
+    MAX_DIAGNOSTICS,
+    MAX_NESTED_NAMED,
+    MAX_NESTED_SCAN_ENTRIES,
+    MAX_SKILL_FILE_BYTES,
+)
 from albedo_skills_ls.skills.model import ERROR, FILE_START, INFORMATION, WARNING, Related
 from conftest import Layout, codes, is_root, only, rng, skill_text, write_skill
 
@@ -126,6 +132,87 @@ def test_skill_file_missing(layout: Layout):
     assert diag.severity == ERROR and diag.range == FILE_START
     assert "`empty-skill`" in diag.message and "SKILL.md" in diag.message
     assert catalog.skills == ()
+
+
+@pytest.mark.parametrize("written", ["skill.md", "Skill.md", "SKILL.MD"])
+def test_skill_file_missing_beside_a_wrongly_cased_file_says_to_rename_it(layout: Layout, written):
+    folder = layout.root(1) / "demo"
+    folder.mkdir()
+    (folder / written).write_text("---\nname: demo\ndescription: d\n---\n")
+    diag = only(layout.discover().diagnostics, "skill-file-missing")
+    assert diag.path == str(folder)
+    assert f"`{written}`" in diag.message and "rename it to `SKILL.md`" in diag.message
+    (fix,) = authoring.folder_fixes(diag)
+    assert fix.safe and fix.edits == ()
+    (rename,) = fix.renames
+    assert (rename.old, rename.new) == (str(folder / written), str(folder / "SKILL.md"))
+    os.rename(rename.old, rename.new)
+    assert [skill.name for skill in layout.discover().skills] == ["demo"]
+
+
+def test_only_a_wrongly_cased_skill_file_gets_the_rename_fix(layout: Layout):
+    (layout.root(1) / "plugin" / "nested").mkdir(parents=True)
+    write_skill(layout.root(1) / "plugin", "nested")
+    (layout.root(1) / "plugin" / "skill.md").mkdir()  # a folder so named is no file to rename
+    diag = only(layout.discover().diagnostics, "skill-file-missing")
+    assert authoring.folder_fixes(diag) == []
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_skill_file_missing_on_a_folder_of_nested_skills_names_up_to_three(layout: Layout, depth):
+    # a collection copied whole: `plugin/x/SKILL.md`, or `plugin/skills/x/SKILL.md` as plugins bundle them
+    plugin = layout.root(1) / "plugin"
+    inner = plugin / "skills" if depth == 2 else plugin
+    for name in ("e-five", "a-one", "d-four", "b-two", "c-three"):
+        write_skill(inner, name)
+    (plugin / "README.md").write_text("a plugin\n")
+    diag = only(layout.discover().diagnostics, "skill-file-missing")
+    assert diag.path == str(plugin)
+    assert "immediate children" in diag.message
+    prefix = "skills/" if depth == 2 else ""
+    named = [f"`{prefix}{name}`" for name in ("a-one", "b-two", "c-three")]
+    assert all(name in diag.message for name in named)
+    assert f"`{prefix}d-four`" not in diag.message and "2 more" in diag.message
+
+
+def test_skill_file_missing_names_exactly_the_nested_skills_when_there_are_at_most_three(layout: Layout):
+    plugin = layout.root(1) / "plugin"
+    write_skill(plugin / "skills", "only-one")
+    (plugin / "skills" / "not-a-skill").mkdir()
+    diag = only(layout.discover().diagnostics, "skill-file-missing")
+    assert "`skills/only-one`" in diag.message and "more" not in diag.message
+    assert "not-a-skill" not in diag.message
+
+
+@pytest.mark.parametrize("count, more", [(MAX_NESTED_NAMED, ""), (MAX_NESTED_NAMED + 1, "and 1 more")])
+def test_nested_skills_are_named_up_to_the_bound(layout: Layout, count, more):
+    plugin = layout.root(1) / "plugin"
+    for index in range(count):
+        write_skill(plugin, f"s-{index}")
+    diag = only(layout.discover().diagnostics, "skill-file-missing")
+    assert all(f"`s-{index}`" in diag.message for index in range(MAX_NESTED_NAMED))
+    assert f"`s-{MAX_NESTED_NAMED}`" not in diag.message
+    assert (more in diag.message) if more else ("more" not in diag.message)
+
+
+@pytest.mark.parametrize("past", [0, 1])
+def test_the_search_for_nested_skills_reads_a_bounded_number_of_entries(layout: Layout, past):
+    # entries read: 2 in the plugin, 1 in a-skills, the fillers in z-filler (listed last: sorted order)
+    plugin = layout.root(1) / "plugin"
+    write_skill(plugin / "a-skills", "x")
+    filler = plugin / "z-filler"
+    filler.mkdir()
+    for index in range(MAX_NESTED_SCAN_ENTRIES - 3 + past):
+        (filler / f"f{index}").write_bytes(b"")
+    diag = only(layout.discover().diagnostics, "skill-file-missing")
+    assert "`a-skills/x`" in diag.message
+    assert ("perhaps more" in diag.message) == bool(past)
+
+
+def test_skill_file_missing_on_an_empty_folder_keeps_the_plain_advice(layout: Layout):
+    (layout.root(1) / "empty" / "assets").mkdir(parents=True)
+    diag = only(layout.discover().diagnostics, "skill-file-missing")
+    assert "immediate children" not in diag.message and "rename" not in diag.message
 
 
 def test_skill_md_that_is_a_folder_is_not_regular(layout: Layout):

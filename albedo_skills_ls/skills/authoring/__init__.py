@@ -11,7 +11,7 @@ The names below are the surface the language server uses (`from ..skills import 
 
 from .completion import Suggestion, complete_frontmatter
 from .fields import field_documentation, folder_name_of, frontmatter_lines, name_for_folder, name_range, template
-from .fixes import Edit, Fix, quick_fixes, text_at
+from .fixes import Edit, Fix, Rename, folder_fixes, quick_fixes, text_at
 from .hover import hover_field, key_at
 from .outline import OutlineItem, outline
 
@@ -19,9 +19,11 @@ __all__ = [
     "Edit",
     "Fix",
     "OutlineItem",
+    "Rename",
     "Suggestion",
     "complete_frontmatter",
     "field_documentation",
+    "folder_fixes",
     "folder_name_of",
     "frontmatter_lines",
     "hover_field",

@@ -9,8 +9,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..codes import ALLOWED_TOOLS_LIST, FIELD_UNKNOWN, FIXABLE, FRONTMATTER_MISSING, NAME_INVALID, NAME_MISMATCH
-from ..discovery import SKILL_FILE
+from ..codes import (
+    ALLOWED_TOOLS_LIST,
+    FIELD_UNKNOWN,
+    FIXABLE,
+    FRONTMATTER_MISSING,
+    NAME_INVALID,
+    NAME_MISMATCH,
+    SKILL_FILE_MISSING,
+)
+from ..discovery import SKILL_FILE, traps
 from ..frontmatter import Mapping, Scalar, lines_of, read_text
 from ..model import FILE_START, Diagnostic, Range
 from ..references import reference_fixes
@@ -26,6 +34,14 @@ class Edit:
 
 
 @dataclass(frozen=True, slots=True)
+class Rename:
+    """A file to rename (absolute paths), for a fix that is not an edit of a document's text."""
+
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
 class Fix:
     """A quick fix for one diagnostic: the edits to apply to the document's text."""
 
@@ -35,6 +51,7 @@ class Fix:
     preferred: bool = False
     # cannot change what the skill means, so `albedo-skills check --fix` applies it without --unsafe
     safe: bool = False
+    renames: tuple[Rename, ...] = ()
 
 
 
@@ -136,6 +153,18 @@ def quick_fixes(path: str, text: str) -> list[Fix]:
         fixes.append(Fix(f"Change the path to `{near.new_text}`", near.diagnostic, (Edit(near.range, near.new_text),), True))
     return fixes
 
+
+
+def folder_fixes(diagnostic: Diagnostic) -> list[Fix]:
+    """Quick fixes for a finding about a skill folder rather than a document's text: `skill-file-missing`
+    beside a `skill.md` in other letter case renames it to `SKILL.md` (safe: the content is unchanged)."""
+    if diagnostic.code != SKILL_FILE_MISSING.id:
+        return []
+    wrong_case = traps(diagnostic.path).wrong_case
+    if wrong_case is None:
+        return []
+    rename = Rename(os.path.join(diagnostic.path, wrong_case), os.path.join(diagnostic.path, SKILL_FILE))
+    return [Fix(f"Rename `{wrong_case}` to `{SKILL_FILE}`", diagnostic, (), True, safe=True, renames=(rename,))]
 
 
 def text_at(text: str, where: Range) -> str:
