@@ -270,13 +270,16 @@ SYMLINK_ESCAPE = _code(
 CANDIDATE_LIMIT = _code(
     "candidate-limit", WARNING,
     "More than 128 skill folders: the rest were not examined.",
-    "more than 128 candidates: says how many were not examined",
+    "more than 128 candidates: says how many were not examined, from which folder on; placed on the "
+    "workspace folder (without one, on the first root that exists), never on a root that does not exist",
     "Remove unused skills from the roots.",
 )
 DIAGNOSTIC_LIMIT = _code(
     "diagnostic-limit", INFORMATION,
-    "More than 64 diagnostics: the rest were dropped.",
-    "more than 64 catalog diagnostics: the first 64 in sorted order are kept, this one says how many were dropped",
+    "More than 64 diagnostics: the rest were not shown.",
+    "more than 64 catalog diagnostics: errors are kept first, then warnings, then information (within a "
+    "severity, in sorted order); this one says how many were not shown and sits where `candidate-limit` does. "
+    "The command line's summary still counts every diagnostic, by severity",
     "Fix the diagnostics shown and reload to see the rest.",
 )
 UNREADABLE = _code(

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Iterable, NamedTuple
 
 from . import codes, limits
-from .model import FILE_START, Catalog, Diagnostic, Related, Root, Scope, Skill
+from .model import FILE_START, SEVERITY_RANK, Catalog, Diagnostic, Related, Root, Scope, Skill, count_severities
 from .paths import is_within, resolves_within
 from .references import check_references
 from .rules import ParsedSkill, check_document
@@ -388,22 +388,24 @@ def discover(
     builtin_names = tuple(dict.fromkeys(builtins))
     found: list[Diagnostic] = []  # every finding, from every step
     roots, candidates = _candidates(root_paths(workspace, home, user_roots), found)
-    candidates, limit_notes = _bound_candidates(candidates)
+    notes_path = limit_note_path(workspace, roots)
+    candidates, limit_notes = _bound_candidates(candidates, notes_path)
     valid, examined = _examine(candidates, cache, found)
     if cache is not None:
         cache.keep_only(examined)
     skills = _winners(valid, builtin_names, found)
-    return _bounded_catalog(workspace, roots, skills, builtin_names, found, examined, limit_notes)
+    return _bounded_catalog(workspace, roots, skills, builtin_names, found, examined, limit_notes, notes_path)
 
 
-def _bound_candidates(candidates: list[_Candidate]) -> tuple[list[_Candidate], list[Diagnostic]]:
-    """The first MAX_CANDIDATES candidates, and the `candidate-limit` note when there were more."""
+def _bound_candidates(candidates: list[_Candidate], notes_path: str) -> tuple[list[_Candidate], list[Diagnostic]]:
+    """The first MAX_CANDIDATES candidates, and the `candidate-limit` note (on `notes_path`) when there were
+    more."""
     if len(candidates) <= limits.MAX_CANDIDATES:
         return candidates, []
     skipped = candidates[limits.MAX_CANDIDATES :]
     note = codes.CANDIDATE_LIMIT.at(
-        skipped[0].folder,
-        f"{len(skipped)} skill folder(s) from here on were not examined: discovery stops after "
+        notes_path,
+        f"{len(skipped)} skill folder(s) were not examined, from {skipped[0].folder} on: discovery stops after "
         f"{limits.MAX_CANDIDATES} candidates; remove unused skills",
     )
     return candidates[: limits.MAX_CANDIDATES], [note]
@@ -461,9 +463,10 @@ def _bounded_catalog(
     found: list[Diagnostic],
     examined: list[str],
     limit_notes: list[Diagnostic],
+    notes_path: str,
 ) -> Catalog:
     """The snapshot: every finding per file, and the catalog's list sorted and cut at MAX_DIAGNOSTICS
-    (plus the limit notes, which are never cut)."""
+    (plus the limit notes, which are never cut and sit on `notes_path`), with the counts by severity."""
     found.sort(key=lambda d: d.sort_key)
     per_file: dict[str, list[Diagnostic]] = {}
     for diagnostic in found:
@@ -476,9 +479,9 @@ def _bounded_catalog(
     if dropped:
         limit_notes.append(
             codes.DIAGNOSTIC_LIMIT.at(
-                roots[0].path if roots else "",
-                f"{dropped} more diagnostic(s) were dropped after the first {limits.MAX_DIAGNOSTICS}: "
-                "fix these and reload to see the rest",
+                notes_path,
+                f"{len(dropped)} more diagnostic(s) were not shown after the first {limits.MAX_DIAGNOSTICS} "
+                "(errors are kept first): fix these and reload to see the rest",
             )
         )
     return Catalog(
@@ -486,15 +489,31 @@ def _bounded_catalog(
         roots=tuple(roots),
         skills=tuple(skills),
         diagnostics=tuple(sorted(kept + limit_notes, key=lambda d: d.sort_key)),
-        diagnostics_dropped=dropped,
+        diagnostics_dropped=len(dropped),
         builtins=builtin_names,
         file_diagnostics=MappingProxyType({path: tuple(items) for path, items in per_file.items()}),
+        diagnostic_counts=count_severities(found + limit_notes),
+        not_shown=count_severities(dropped),
     )
 
 
-def bound_diagnostics(found: list[Diagnostic]) -> tuple[list[Diagnostic], int]:
-    """Keep the first MAX_DIAGNOSTICS of an already sorted list; say how many were dropped."""
-    return found[: limits.MAX_DIAGNOSTICS], max(0, len(found) - limits.MAX_DIAGNOSTICS)
+def bound_diagnostics(found: list[Diagnostic]) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    """(kept, dropped): the MAX_DIAGNOSTICS kept are errors first, then warnings, then information, and
+    within a severity the first in section 3's order (decisions.md section 7), so an error is never hidden
+    behind notes. Both lists come back in section 3's order."""
+    if len(found) <= limits.MAX_DIAGNOSTICS:
+        return sorted(found, key=lambda d: d.sort_key), []
+    ranked = sorted(found, key=lambda d: (SEVERITY_RANK[d.severity], d.sort_key))
+    kept, dropped = ranked[: limits.MAX_DIAGNOSTICS], ranked[limits.MAX_DIAGNOSTICS :]
+    return sorted(kept, key=lambda d: d.sort_key), sorted(dropped, key=lambda d: d.sort_key)
+
+
+def limit_note_path(workspace: str | None, roots: list[Root]) -> str:
+    """Where the limit notes sit: the workspace folder, or without one the first root that exists (never a
+    root that does not: an editor or a CI annotation would point at nothing)."""
+    if workspace is not None:
+        return os.path.abspath(workspace)
+    return next((root.path for root in roots if root.exists), roots[0].path if roots else "")
 
 
 def collision(loser: ParsedSkill, loser_scope: Scope, winner: ParsedSkill, winner_scope: Scope) -> Diagnostic:

@@ -22,6 +22,16 @@ WARNING: Severity = "warning"
 INFORMATION: Severity = "information"
 
 SEVERITY_RANK = {ERROR: 0, WARNING: 1, INFORMATION: 2}
+SEVERITIES: tuple[Severity, ...] = (ERROR, WARNING, INFORMATION)
+NO_COUNTS: MappingProxyType[str, int] = MappingProxyType({severity: 0 for severity in SEVERITIES})
+
+
+def count_severities(diagnostics: Any) -> MappingProxyType[str, int]:
+    """How many diagnostics of each severity, every severity present (in SEVERITIES order)."""
+    counts = {severity: 0 for severity in SEVERITIES}
+    for diagnostic in diagnostics:
+        counts[diagnostic.severity] += 1
+    return MappingProxyType(counts)
 
 
 class Position(NamedTuple):
@@ -180,7 +190,9 @@ class Catalog(NamedTuple):
 
     `diagnostics` is the catalog's bounded, sorted list (at most MAX_DIAGNOSTICS plus the limit
     diagnostics). `file_diagnostics` maps every examined `SKILL.md` (and folder) path to all of its own
-    diagnostics, for editors that show them per file.
+    diagnostics, for editors that show them per file. `diagnostic_counts` counts every diagnostic found
+    (those beyond the bound and the limit notes included) by severity, and `not_shown` those the bound left
+    out of `diagnostics`, so a summary can be true about what it does not list.
     """
 
     workspace: str | None
@@ -190,6 +202,8 @@ class Catalog(NamedTuple):
     diagnostics_dropped: int
     builtins: tuple[str, ...]
     file_diagnostics: MappingProxyType[str, tuple[Diagnostic, ...]] = MappingProxyType({})
+    diagnostic_counts: MappingProxyType[str, int] = NO_COUNTS
+    not_shown: MappingProxyType[str, int] = NO_COUNTS
 
     def skill(self, name: str) -> Skill | None:
         for skill in self.skills:

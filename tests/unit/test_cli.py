@@ -203,19 +203,34 @@ def test_text_escapes_control_characters(tmp_path):
     assert "red\\x1b[31m\\nline" in out
 
 
-def test_errors_dropped_by_the_diagnostic_bound_still_fail_check(tmp_path):
+def test_an_error_after_the_diagnostic_bound_is_shown_and_counted(tmp_path):
+    # decisions.md section 7: the bound keeps errors first, the summary counts everything found and says
+    # how many of each severity were not shown, and a run that exits 1 names an error
     root = workspace_root(tmp_path)
-    for index in range(70):  # 70 warnings sort before the error and fill the 64 kept diagnostics
+    for index in range(70):  # 70 warnings sort before the error
         write_skill(root, f"a{index:02d}", valid(f"a{index:02d}") + "desciption: typo\n")
     write_skill(root, "zz", "name: zz\n")
     ws = tmp_path / "ws"
     report = json.loads(run_cli("check", ws, "--no-user-roots", "--format", "json").stdout)
     assert report["diagnostics_dropped"] == 7
-    assert not any(d["severity"] == "error" for d in report["diagnostics"])
+    assert [d["code"] for d in report["diagnostics"] if d["severity"] == "error"] == ["description-missing"]
     assert [d["code"] for d in report["diagnostics"]].count("diagnostic-limit") == 1
+    assert report["diagnostic_counts"] == {"error": 1, "warning": 70, "information": 1}
+    assert report["not_shown"] == {"error": 0, "warning": 7, "information": 0}
     result = run_cli("check", ws, "--no-user-roots")
     assert result.returncode == 1
-    assert result.stderr.decode() == "70 skills, 0 errors, 64 warnings, 1 information (7 more dropped)\n"
+    assert "error description-missing" in result.stdout.decode()
+    assert result.stderr.decode() == "70 skills, 1 error, 70 warnings (7 not shown), 1 information\n"
+
+
+def test_the_limit_note_is_annotated_on_the_workspace_folder(tmp_path):
+    root = workspace_root(tmp_path)  # .agents/skills; .albedo/skills does not exist
+    for index in range(65):
+        (root / f"f{index:02d}").mkdir(parents=True)
+    result = run_cli("check", "ws", "--no-user-roots", "--format", "github", cwd=tmp_path)
+    (note,) = [line for line in result.stdout.decode().splitlines() if "title=diagnostic-limit" in line]
+    assert note.startswith("::notice file=ws,")
+    assert ".albedo" not in result.stdout.decode()
 
 
 # --- check: json, sarif, github ---------------------------------------------------------------------------
@@ -225,7 +240,7 @@ def test_check_json_is_the_catalog_diagnostics(mixed_tree):
     ws, home = mixed_tree / "ws", mixed_tree / "home"
     report = json.loads(run_cli("check", ws, "--home", home, "--format", "json").stdout)
     catalog = catalog_json(ws, "--home", home)
-    assert list(report) == ["diagnostics", "diagnostics_dropped"]
+    assert list(report) == ["diagnostics", "diagnostics_dropped", "diagnostic_counts", "not_shown"]
     assert report["diagnostics"] == catalog["diagnostics"]
     assert report["diagnostics_dropped"] == catalog["diagnostics_dropped"] == 0
     assert [d["code"] for d in report["diagnostics"]] == ["name-mismatch", "field-unknown"]

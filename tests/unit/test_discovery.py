@@ -708,8 +708,9 @@ def test_one_candidate_over_the_bound_skips_the_last_in_precedence_order_across_
     diag = only(catalog.diagnostics, "candidate-limit")
     assert len(catalog.diagnostics) == 1
     assert diag.severity == WARNING
-    assert diag.path == str(layout.roots[2] / "aaa")
+    assert diag.path == str(layout.workspace)  # decisions.md section 7: limit notes sit on the workspace
     assert diag.message.startswith("1 skill folder")
+    assert str(layout.roots[2] / "aaa") in diag.message
     assert str(MAX_CANDIDATES) in diag.message
 
 
@@ -719,7 +720,8 @@ def test_candidates_within_a_root_are_taken_in_sorted_order(layout: Layout):
     assert catalog.skill("a-early") is not None
     assert catalog.skill("b-late") is None and catalog.skill("c-later") is None
     diag = only(catalog.diagnostics, "candidate-limit")
-    assert diag.path == str(layout.roots[4] / "b-late")
+    assert diag.path == str(layout.workspace)
+    assert str(layout.roots[4] / "b-late") in diag.message
     assert diag.message.startswith("2 skill folder")
 
 
@@ -803,3 +805,60 @@ def test_folder_name_that_is_not_utf8_is_examined_and_reported(layout: Layout):
     assert [s.name for s in catalog.skills] == ["demo"]
     diag = only(catalog.diagnostics, "name-mismatch")
     assert diag.path == os.fsdecode(os.path.join(folder, b"SKILL.md"))
+
+
+# --------------------------------------------------- which 64 are kept, and the counts (section 7)
+
+
+def test_an_error_after_the_bound_of_notes_is_kept_and_a_note_is_dropped(layout: Layout):
+    root = layout.root(1)
+    for i in range(MAX_DIAGNOSTICS):  # each sorts before the error and carries one information note
+        write_skill(root, f"a-{i:03d}", {"name": f"a-{i:03d}", "description": "d", "argument-hint": "x"})
+    write_skill(root, "zz-broken", {"name": "wrong", "description": "d"})
+    catalog = layout.discover()
+    kept = [d for d in catalog.diagnostics if d.code != "diagnostic-limit"]
+    assert len(kept) == MAX_DIAGNOSTICS
+    assert [d.code for d in kept].count("name-mismatch") == 1
+    assert catalog.diagnostics_dropped == 1
+    # within a severity, section 3's order: the last note in path order is the one dropped
+    dropped_path = str(root / f"a-{MAX_DIAGNOSTICS - 1:03d}" / "SKILL.md")
+    assert dropped_path not in [d.path for d in kept]
+    assert [d.sort_key for d in catalog.diagnostics] == sorted(d.sort_key for d in catalog.diagnostics)
+    assert dict(catalog.diagnostic_counts) == {"error": 1, "warning": 0, "information": MAX_DIAGNOSTICS + 1}
+    assert dict(catalog.not_shown) == {"error": 0, "warning": 0, "information": 1}
+
+
+def test_warnings_are_kept_before_information(layout: Layout):
+    root = layout.root(1)
+    for i in range(MAX_DIAGNOSTICS):
+        write_skill(root, f"a-{i:03d}", {"name": f"a-{i:03d}", "description": "d", "argument-hint": "x"})
+    write_skill(root, "zz-typo", {"name": "zz-typo", "description": "d", "desciption": "x"})
+    catalog = layout.discover()
+    assert "field-unknown" in codes(catalog.diagnostics)
+    assert dict(catalog.not_shown) == {"error": 0, "warning": 0, "information": 1}
+
+
+def test_counts_at_the_bound_show_everything(layout: Layout):
+    for i in range(MAX_DIAGNOSTICS):
+        (layout.root(0) / f"f-{i:03d}").mkdir()
+    catalog = layout.discover()
+    assert dict(catalog.diagnostic_counts) == {"error": MAX_DIAGNOSTICS, "warning": 0, "information": 0}
+    assert dict(catalog.not_shown) == {"error": 0, "warning": 0, "information": 0}
+
+
+def test_the_diagnostic_limit_note_sits_on_the_workspace_not_on_a_missing_root(layout: Layout):
+    root = layout.root(1)  # .agents/skills exists; .albedo/skills (the first root) does not
+    for i in range(MAX_DIAGNOSTICS + 1):
+        (root / f"f-{i:03d}").mkdir()
+    catalog = layout.discover()
+    assert not catalog.roots[0].exists
+    assert only(catalog.diagnostics, "diagnostic-limit").path == str(layout.workspace)
+
+
+def test_without_a_workspace_limit_notes_sit_on_an_existing_root(layout: Layout):
+    root = layout.root(3)
+    for i in range(MAX_CANDIDATES + 1):
+        (root / f"f-{i:03d}").mkdir()
+    catalog = discovery.discover(None, str(layout.home))
+    for code in ("diagnostic-limit", "candidate-limit"):
+        assert only(catalog.diagnostics, code).path == str(root)

@@ -9,8 +9,11 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 
 def check_report(catalog: Catalog) -> dict[str, Any]:
-    """`check --format json`: the catalog's diagnostics, exactly as `catalog --format json` has them."""
+    """`check --format json`: the catalog's diagnostics, exactly as `catalog --format json` has them, then
+    how many of each severity were found in all and how many of those the 64-diagnostic bound left out."""
     return {
         "diagnostics": [d.to_json() for d in catalog.diagnostics],
         "diagnostics_dropped": catalog.diagnostics_dropped,
+        "diagnostic_counts": dict(catalog.diagnostic_counts),
+        "not_shown": dict(catalog.not_shown),
     }

@@ -22,21 +22,21 @@ def format_diagnostic(diagnostic: Diagnostic) -> str:
 
 
 def summary(catalog: Catalog) -> str:
-    """`3 skills, 1 error, 2 warnings, 0 information` (plus how many diagnostics were dropped)."""
-    counts = {"error": 0, "warning": 0, "information": 0}
-    for diagnostic in catalog.diagnostics:
-        counts[diagnostic.severity] = counts.get(diagnostic.severity, 0) + 1
-    line = ", ".join(
+    """`3 skills, 1 error, 70 warnings (7 not shown), 0 information`: every diagnostic found, by severity,
+    including those the 64-diagnostic bound left out of the list, and how many of each were not shown."""
+    counts, hidden = catalog.diagnostic_counts, catalog.not_shown
+
+    def part(severity: str, text: str) -> str:
+        return text + (f" ({hidden[severity]} not shown)" if hidden[severity] else "")
+
+    return ", ".join(
         (
             plural(len(catalog.skills), "skill"),
-            plural(counts["error"], "error"),
-            plural(counts["warning"], "warning"),
-            f"{counts['information']} information",
+            part("error", plural(counts["error"], "error")),
+            part("warning", plural(counts["warning"], "warning")),
+            part("information", f"{counts['information']} information"),
         )
     )
-    if catalog.diagnostics_dropped:
-        line += f" ({catalog.diagnostics_dropped} more dropped)"
-    return line
 
 
 def _first_line(text: str, width: int = 72) -> str:

@@ -60,10 +60,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def has_errors(catalog: Catalog) -> bool:
-    """Whether any finding is an error, including those the 64-diagnostic bound dropped from the list."""
-    return any(d.severity == "error" for d in catalog.diagnostics) or any(
-        d.severity == "error" for found in catalog.file_diagnostics.values() for d in found
-    )
+    """Whether any finding is an error. The bound keeps errors first, so one is always in the list shown."""
+    return catalog.diagnostic_counts["error"] > 0
 
 
 def check_file(given: str) -> Catalog:
@@ -72,7 +70,7 @@ def check_file(given: str) -> Catalog:
     from ...skills.catalog import check_buffer
     from ...skills.discovery import SKILL_FILE, bound_diagnostics, discover, read_skill_bytes
     from ...skills.frontmatter import decode
-    from ...skills.model import Catalog, Skill
+    from ...skills.model import Catalog, Skill, count_severities
     from ...skills.rules import check_document
 
     path = os.path.abspath(given)
@@ -94,4 +92,14 @@ def check_file(given: str) -> Catalog:
             description = (parsed.description or "").removesuffix("\n")
             skills = (Skill(parsed.name, description, path, f"/{parsed.name}", "workspace", os.path.dirname(folder)),)
     kept, dropped = bound_diagnostics(list(diagnostics))
-    return Catalog(None, (), skills, tuple(kept), dropped, nothing.builtins, MappingProxyType({path: diagnostics}))
+    return Catalog(
+        None,
+        (),
+        skills,
+        tuple(kept),
+        len(dropped),
+        nothing.builtins,
+        MappingProxyType({path: diagnostics}),
+        count_severities(diagnostics),
+        count_severities(dropped),
+    )
