@@ -240,8 +240,10 @@ REFERENCE_MISSING = _code(
 REFERENCE_OUTSIDE = _code(
     "reference-outside", WARNING,
     "A file reference in the body resolves outside the skill folder.",
-    "a Markdown link in the body that climbs out of the skill folder (`..`, absolute, or a link escaping it)",
-    "Copy the file into the skill folder and link it there: a skill travels as its folder.",
+    "a Markdown link in the body that climbs out of the skill folder (`..`, absolute, or a link escaping it); "
+    "a link to a sibling skill (`../other/SKILL.md`) is named as such",
+    "Copy the file into the skill folder and link it there: a skill travels as its folder. Refer to another "
+    "skill by its name rather than by a path.",
 )
 
 # --- several skills: collisions ----------------------------------------------------------------------------

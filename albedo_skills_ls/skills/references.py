@@ -370,8 +370,7 @@ def check_references(
             found.append(
                 codes.REFERENCE_OUTSIDE.at(
                     path,
-                    f"`{reference.written}` resolves outside the skill folder: skills.read cannot serve it; "
-                    "move the file into the skill folder and refer to it relatively",
+                    _outside_message(reference),
                     reference.range,
                 )
             )
@@ -383,6 +382,21 @@ def check_references(
     return tuple(found)
 
 
+def _outside_message(reference: Reference) -> str:
+    """Why a reference that leaves the skill folder is a problem, and what to do: a link to a sibling skill
+    (`../other/SKILL.md`, `../other/`, seen lexically, nothing outside is examined) is better made by name."""
+    parts = reference.target.split("/")
+    if len(parts) in (2, 3) and parts[0] == ".." and parts[1] not in ("", "..") and parts[2:] in ([], ["SKILL.md"]):
+        return (
+            f"`{reference.written}` links to another skill, outside the skill folder: a skill is read (and "
+            f"may be installed) on its own; refer to the skill by name (`{parts[1]}`) instead of by path"
+        )
+    return (
+        f"`{reference.written}` resolves outside the skill folder: skills.read cannot serve it; "
+        "move the file into the skill folder and refer to it relatively"
+    )
+
+
 def _missing(path: str, reference: Reference, near: NearMiss | None) -> Diagnostic:
     """`reference-missing`: a warning for a link, information for a code span, naming a near miss."""
     where = "does not exist in the skill folder"
@@ -391,7 +405,7 @@ def _missing(path: str, reference: Reference, near: NearMiss | None) -> Diagnost
     else:
         advice = f"{where}: create it or fix the path (paths are relative to the folder holding SKILL.md)"
     if reference.kind == "code":
-        advice += "; shown as information because a code span is often an example"
+        advice += "; only information, as a code span may be an example"
     return codes.REFERENCE_MISSING.at(
         path,
         f"`{reference.written}` {advice}",

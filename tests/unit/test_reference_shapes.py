@@ -150,7 +150,7 @@ def test_a_missing_code_span_is_information_and_a_missing_link_a_warning(tmp_pat
         ("reference-missing", WARNING, "references/a.md"),
         ("reference-missing", INFORMATION, "references/b.md"),
     ]
-    assert "code span" in found[1].message  # says why it is only information
+    assert "code span may be an example" in found[1].message  # says why it is only information
 
 
 def test_a_line_of_unclosed_brackets_and_backticks_is_no_reference():
@@ -218,3 +218,19 @@ def test_two_equally_near_files_are_not_guessed(tmp_path):
 def test_a_plain_miss_has_no_quick_fix(tmp_path):
     folder = skill(tmp_path, "references/other.md")
     assert fixes_for(folder, "See [g](references/guide.md).\n") == []
+
+
+# --- links to sibling skills --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", ["../threat-model/SKILL.md", "../threat-model/", "../threat-model"])
+def test_a_link_to_a_sibling_skill_says_to_name_the_skill(tmp_path, target):
+    (found,) = findings(skill(tmp_path), f"See [threat-model]({target}).\n")
+    assert found.code == "reference-outside" and found.severity == WARNING
+    assert "another skill" in found.message and "`threat-model`" in found.message
+
+
+@pytest.mark.parametrize("target", ["../shared/notes.md", "../../tools/x.md", "/etc/passwd"])
+def test_other_links_outside_keep_the_move_advice(tmp_path, target):
+    (found,) = findings(skill(tmp_path), f"See [x]({target}).\n")
+    assert "another skill" not in found.message and "move the file" in found.message
