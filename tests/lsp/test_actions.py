@@ -24,6 +24,8 @@ CASES = [
     ("pdf-tools", "---\nname: pdf-tools\ndesciption: Reads PDFs.\n---\n", "field-unknown", 1),
     ("pdf-tools", "# 😀 Title\nNo frontmatter here.\n", "frontmatter-missing", 1),
     ("pdf-tools", "--- \nname: pdf-tools\n", "frontmatter-missing", 1),
+    ("pdf-tools", "---\nname: pdf-tools\ndescription: 😀 x\nallowed-tools:\n  - Read\n  - Grep\n---\n", "allowed-tools-list", 1),
+    ("pdf-tools", "---\nname: pdf-tools\ndescription: x\nallowed-tools: [😀Read, Grep]\n---\n", "allowed-tools-list", 1),
 ]
 
 
@@ -75,6 +77,23 @@ async def test_each_fix_removes_its_finding(servers, tmp_path, folder, text, cod
         version += 1  # back to the broken text for the next action
         await change_until(session, path, text, version, lambda: code in codes(session, path))
     assert path.read_text(encoding="utf-8") == text  # the server never writes a file
+
+
+async def test_a_near_miss_reference_is_fixed_to_the_file_that_exists(servers, tmp_path):
+    text = "---\nname: pdf-tools\ndescription: x\n---\n😀 See [forms](reference/forms.md#fill).\n"
+    ws, home, path = skill_path(tmp_path, "pdf-tools", text)
+    (path.parent / "references").mkdir()
+    (path.parent / "references/forms.md").write_text("# Forms\n")
+    session = await servers([ws], home, caps=feature_caps())
+    await open_until(session, path, text, lambda: "reference-missing" in codes(session, path))
+    sent = [d for d in session.diagnostics(path) if d.code == "reference-missing"]
+    assert "`references/forms.md`" in sent[0].message
+    (action,) = await request_actions(session, path, sent[0].range, sent)
+    fixed = apply_edits(text, edits_for(action.edit, uri(path)))
+    assert fixed == text.replace("reference/forms.md", "references/forms.md")
+    await change_until(
+        session, path, fixed, 2, lambda: uri(path) in session.client.diagnostics and not codes(session, path)
+    )
 
 
 async def test_the_server_checks_the_buffer_itself(servers, tmp_path):
