@@ -138,28 +138,33 @@ def skill_of(path: str) -> str:
     return os.path.dirname(path) if os.path.basename(path).lower() == "skill.md" else path
 
 
-def histogram(findings: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    rows: dict[str, dict[str, Any]] = {}
+def histogram(findings: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
+    """Per (code, severity): how many findings, and how many skill folders they touch. One code may come
+    at two severities (a missing link is a warning, a missing code span information)."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
     for finding in findings:
-        row = rows.setdefault(finding["code"], {"severity": finding["severity"], "count": 0, "skills": set()})
+        row = rows.setdefault((finding["code"], finding["severity"]), {"count": 0, "skills": set()})
         row["count"] += 1
         row["skills"].add(skill_of(finding["path"]))
-    return {code: {**row, "skills": len(row["skills"])} for code, row in rows.items()}
+    return {key: {"count": row["count"], "skills": len(row["skills"])} for key, row in rows.items()}
 
 
-def print_histogram(rows: dict[str, dict[str, Any]], before: dict[str, dict[str, Any]] | None) -> None:
-    codes = sorted(set(rows) | set(before or {}), key=lambda c: (-rows.get(c, {}).get("count", 0), c))
-    width = max([len(code) for code in codes] + [4])
+def print_histogram(rows: dict[tuple[str, str], dict[str, int]], before: dict[tuple[str, str], dict[str, int]] | None) -> None:
+    keys = sorted(set(rows) | set(before or {}), key=lambda k: (-rows.get(k, {}).get("count", 0), k))
+    width = max([len(code) for code, _ in keys] + [4])
     header = f"{'code'.ljust(width)}  {'severity':<11}  {'count':>5}  {'skills':>6}"
     print(header + ("  before" if before is not None else ""))
-    for code in codes:
-        row = rows.get(code) or {"severity": before[code]["severity"], "count": 0, "skills": 0}  # type: ignore[index]
-        line = f"{code.ljust(width)}  {row['severity']:<11}  {row['count']:>5}  {row['skills']:>6}"
+    for key in keys:
+        row = rows.get(key, {"count": 0, "skills": 0})
+        line = f"{key[0].ljust(width)}  {key[1]:<11}  {row['count']:>5}  {row['skills']:>6}"
         if before is not None:
-            line += f"  {before.get(code, {}).get('count', 0):>6}"
+            line += f"  {before.get(key, {}).get('count', 0):>6}"
         print(line)
     total = sum(row["count"] for row in rows.values())
-    print(f"{'total'.ljust(width)}  {'':<11}  {total:>5}")
+    line = f"{'total'.ljust(width)}  {'':<11}  {total:>5}"
+    if before is not None:
+        line += f"  {'':>6}  {sum(row['count'] for row in before.values()):>6}"
+    print(line)
 
 
 def main(argv: list[str] | None = None) -> int:
