@@ -384,12 +384,18 @@ def check_references(
 
 def _outside_message(reference: Reference) -> str:
     """Why a reference that leaves the skill folder is a problem, and what to do: a link to a sibling skill
-    (`../other/SKILL.md`, `../other/`, seen lexically, nothing outside is examined) is better made by name."""
+    (`../other/SKILL.md`, `../../skills/other/SKILL.md`, `../other/`; seen lexically, nothing outside is
+    examined) is better made by name."""
     parts = reference.target.split("/")
-    if len(parts) in (2, 3) and parts[0] == ".." and parts[1] not in ("", "..") and parts[2:] in ([], ["SKILL.md"]):
+    other = None
+    if len(parts) >= 3 and parts[-1] == "SKILL.md" and parts[-2] not in ("", ".."):
+        other = parts[-2]  # `../other/SKILL.md`, `../../skills/other/SKILL.md`
+    elif len(parts) == 2 and parts[0] == ".." and parts[1] not in ("", ".."):
+        other = parts[1]  # `../other/`
+    if other is not None:
         return (
             f"`{reference.written}` links to another skill, outside the skill folder: a skill is read (and "
-            f"may be installed) on its own; refer to the skill by name (`{parts[1]}`) instead of by path"
+            f"may be installed) on its own; refer to the skill by name (`{other}`) instead of by path"
         )
     return (
         f"`{reference.written}` resolves outside the skill folder: skills.read cannot serve it; "

@@ -223,14 +223,16 @@ def test_a_plain_miss_has_no_quick_fix(tmp_path):
 # --- links to sibling skills --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("target", ["../threat-model/SKILL.md", "../threat-model/", "../threat-model"])
+@pytest.mark.parametrize(
+    "target", ["../threat-model/SKILL.md", "../threat-model/", "../threat-model", "../../skills/threat-model/SKILL.md"]
+)
 def test_a_link_to_a_sibling_skill_says_to_name_the_skill(tmp_path, target):
     (found,) = findings(skill(tmp_path), f"See [threat-model]({target}).\n")
     assert found.code == "reference-outside" and found.severity == WARNING
     assert "another skill" in found.message and "`threat-model`" in found.message
 
 
-@pytest.mark.parametrize("target", ["../shared/notes.md", "../../tools/x.md", "/etc/passwd"])
+@pytest.mark.parametrize("target", ["../shared/notes.md", "../../tools/x.md", "/etc/passwd", "../../README.md", "../.."])
 def test_other_links_outside_keep_the_move_advice(tmp_path, target):
     (found,) = findings(skill(tmp_path), f"See [x]({target}).\n")
     assert "another skill" not in found.message and "move the file" in found.message
