@@ -182,8 +182,8 @@ DESCRIPTION_TOO_LONG = _code(
 FIELD_TYPE = _code(
     "field-type", ERROR,
     "A field has the wrong type (a list or map where a string belongs).",
-    "`name`, `description`, `license`, `compatibility` or `allowed-tools` is a list or map; `metadata` is not "
-    "a map of strings",
+    "`name`, `description`, `license` or `compatibility` is a list or map; `allowed-tools` is a map or a list "
+    "holding a map or a list (a list of strings is `allowed-tools-list`); `metadata` is not a map of strings",
     "Write the value as one string (quote it, or join a list into one string).",
 )
 COMPATIBILITY_INVALID = _code(
