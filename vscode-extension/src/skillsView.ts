@@ -104,9 +104,9 @@ class SkillsTree implements vscode.TreeDataProvider<Item> {
       return; // a newer refresh is under way
     }
     this.tree = buildTree(entries, skillDiagnostics(), this.context());
-    const { withErrors, hidden } = summarize(this.tree);
+    const { skills, withErrors, hidden } = summarize(this.tree);
     this.status.text = statusText(this.tree);
-    this.status.tooltip = `Albedo Skills: ${summarize(this.tree).skills} in the catalog, ${withErrors} with errors, ${hidden} hidden by a collision. Click to open the Skills view.`;
+    this.status.tooltip = `Albedo Skills: ${skills} in the catalog, ${withErrors} with errors, ${hidden} hidden by a collision. Click to open the Skills view.`;
     this.status.backgroundColor = withErrors > 0 ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     if (client !== undefined) {
       this.status.show();
