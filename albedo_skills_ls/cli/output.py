@@ -77,8 +77,8 @@ def undecodable_escaped(text: str) -> str:
     return LONE_SURROGATE.sub(lambda match: escaped_char(match.group()), text)
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word if count == 1 else word + 's'}"
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def use_safe_text_output() -> None:

@@ -9,8 +9,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..options import add_catalog_options
-from ..output import print_json, use_safe_text_output
-from ..program import EXIT_FINDINGS, EXIT_OK
+from ..output import display_path, plural, print_json, printable, use_safe_text_output
+from ..program import EXIT_FINDINGS, EXIT_OK, PROG
 from ..workspace import UsageError, load_catalog, named_workspace
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -28,12 +28,33 @@ def configure_check(parser: argparse.ArgumentParser) -> None:
         help="text: `path:line:col: severity code message` (summary on stderr); json: the catalog's "
         "diagnostics; sarif: SARIF 2.1.0; github: GitHub Actions annotations (default: text)",
     )
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the quick fixes that cannot change what a skill means (a misspelt key renamed), report "
+        "them on stderr, then check again",
+    )
+    parser.add_argument(
+        "--unsafe",
+        action="store_true",
+        help="with --fix or --diff: also the fixes that change a skill's identity (setting `name` to the "
+        "folder's name) and the editor's other quick fixes",
+    )
+    parser.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
 
 
 def run_check(args: argparse.Namespace) -> int:
+    if args.unsafe and not (args.fix or args.diff):
+        raise UsageError("--unsafe goes with --fix or --diff")
+    if args.diff and args.format != "text":
+        raise UsageError("--diff prints a unified diff; it takes no --format")
     named = named_workspace(args)
     is_file = named is not None and os.path.exists(named) and not os.path.isdir(named)  # a FIFO too: never opened
     catalog = check_file(named) if is_file else load_catalog(args)
+    if args.diff:
+        return print_diff(catalog, args.unsafe)
+    if args.fix and apply_fixes(catalog, args.unsafe):
+        catalog = check_file(named) if is_file else load_catalog(args)  # what is left, as the files are now
     if args.format == "json":
         from ..formats.json import check_report
 
@@ -56,6 +77,42 @@ def run_check(args: argparse.Namespace) -> int:
             print(format_diagnostic(diagnostic))
         sys.stdout.flush()
         print(summary(catalog), file=sys.stderr)
+    return EXIT_FINDINGS if has_errors(catalog) else EXIT_OK
+
+
+def apply_fixes(catalog: Catalog, unsafe: bool) -> bool:
+    """Write the fixes; report each on stderr. Whether any file changed."""
+    from ..fixing import plan_fixes, write_change
+    from ..formats.text import format_location
+
+    changed = fixed = 0
+    for change in plan_fixes(catalog, unsafe):
+        refusal = write_change(change)
+        if refusal is not None:
+            print(f"{PROG}: not fixed: {printable(display_path(refusal.path))}: {refusal.reason}", file=sys.stderr)
+            continue
+        changed += 1
+        for applied in change.applied:
+            fixed += 1
+            print(
+                f"{format_location(applied.diagnostic)}: fixed {applied.diagnostic.code}: {printable(applied.title)}",
+                file=sys.stderr,
+            )
+    if fixed:
+        print(f"{PROG}: fixed {plural(fixed, 'problem')} in {plural(changed, 'file')}", file=sys.stderr)
+    return changed > 0
+
+
+def print_diff(catalog: Catalog, unsafe: bool) -> int:
+    """`--diff`: the fixes as a unified diff on stdout, nothing written; the exit status is the check's."""
+    from ..fixing import plan_fixes, unified_diff
+
+    use_safe_text_output()
+    changes = plan_fixes(catalog, unsafe)
+    for change in changes:
+        sys.stdout.write(unified_diff(change, printable(display_path(change.path))))
+    fixes = sum(len(change.applied) for change in changes)
+    print(f"{PROG}: {plural(fixes, 'fix', 'fixes')} in {plural(len(changes), 'file')} would be applied; nothing was written", file=sys.stderr)
     return EXIT_FINDINGS if has_errors(catalog) else EXIT_OK
 
 

@@ -1,0 +1,146 @@
+"""`check --fix`, `--unsafe` and `--diff` (issue 10): the editor's quick fixes applied to files on disk,
+byte for byte, idempotent, and never touching a file they have no fix for."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from cli_helpers import run_cli, valid, write_skill
+
+
+def root_of(tmp_path: Path) -> Path:
+    return tmp_path / ".agents" / "skills"
+
+
+def snapshot(path: Path) -> tuple[bytes, int, int]:
+    info = path.stat()
+    return path.read_bytes(), info.st_mtime_ns, info.st_ino
+
+
+def fix(tmp_path: Path, *extra: str):
+    return run_cli("check", tmp_path, "--no-user-roots", "--fix", *extra, cwd=tmp_path)
+
+
+def test_a_misspelt_key_is_renamed_and_only_its_bytes_change(tmp_path):
+    path = root_of(tmp_path) / "alpha" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    original = (
+        "\ufeff---\r\nname: alpha   # trailing comment\r\ndesciption: Does a thing.  \r\n"
+        "license:    MIT\r\n---\r\n# Alpha\r\n\r\nBody  with  spaces.\r\n"
+    ).encode("utf-8")
+    path.write_bytes(original)
+    clean = write_skill(root_of(tmp_path), "beta", valid("beta"))
+    untouched = snapshot(clean)
+    before = run_cli("check", tmp_path, "--no-user-roots")
+    assert before.returncode == 1  # description-missing, until the key is renamed
+
+    result = fix(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert path.read_bytes() == original.replace(b"desciption:", b"description:")
+    assert snapshot(clean) == untouched  # no fix for it: not even rewritten
+    stderr = result.stderr.decode().splitlines()
+    assert stderr[0] == ".agents/skills/alpha/SKILL.md:3:1: fixed field-unknown: Rename `desciption` to `description`"
+    assert stderr[1] == "albedo-skills: fixed 1 problem in 1 file"
+    assert stderr[-1] == "2 skills, 0 errors, 0 warnings, 0 information"
+    assert result.stdout == b""
+
+
+def test_fix_is_idempotent(tmp_path):
+    write_skill(root_of(tmp_path), "alpha", "name: alpha\ndesciption: Does a thing.\n")
+    write_skill(root_of(tmp_path), "gamma", valid("gamma") + "licence: MIT\n")
+    assert fix(tmp_path).returncode == 0
+    files = sorted(root_of(tmp_path).rglob("SKILL.md"))
+    after_first = [snapshot(path) for path in files]
+    second = fix(tmp_path)
+    assert second.returncode == 0
+    assert [snapshot(path) for path in files] == after_first
+    assert b"fixed" not in second.stderr
+
+
+def test_two_misspellings_of_one_key_rename_only_one(tmp_path):
+    path = write_skill(root_of(tmp_path), "alpha", "name: alpha\ndesciption: One.\ndescripton: Two.\n")
+    first = fix(tmp_path)
+    text = path.read_text()
+    assert text.count("description:") == 1, text  # renaming both would make a duplicate key
+    assert "yaml-duplicate-key" not in first.stdout.decode()
+    assert b"warning field-unknown" in first.stdout  # the other one is still reported
+    again = snapshot(path)
+    fix(tmp_path)
+    assert snapshot(path) == again
+
+
+def test_identity_changing_fixes_need_unsafe(tmp_path):
+    path = write_skill(root_of(tmp_path), "tools", "name: tool\ndescription: Does a thing.\n")
+    original = snapshot(path)
+    safe = fix(tmp_path)
+    assert safe.returncode == 1  # name-mismatch is still an error
+    assert snapshot(path) == original
+    assert b"error name-mismatch" in safe.stdout
+    unsafe = fix(tmp_path, "--unsafe")
+    assert unsafe.returncode == 0, unsafe.stderr
+    assert path.read_text() == "---\nname: tools\ndescription: Does a thing.\n---\n# Body\n\nDo the thing.\n"
+    assert "fixed name-mismatch: Set name to the folder's name `tools`" in unsafe.stderr.decode()
+
+
+def test_diff_shows_the_edits_and_writes_nothing(tmp_path):
+    path = write_skill(root_of(tmp_path), "tools", "name: tool\ndesciption: Does a thing.\n")
+    original = snapshot(path)
+    safe = run_cli("check", tmp_path, "--no-user-roots", "--diff", cwd=tmp_path)
+    assert safe.returncode == 1  # the exit status is the check's, of the files as they are
+    assert snapshot(path) == original
+    assert safe.stdout.decode() == (
+        "--- a/.agents/skills/tools/SKILL.md\n"
+        "+++ b/.agents/skills/tools/SKILL.md\n"
+        "@@ -1,6 +1,6 @@\n"
+        " ---\n"
+        " name: tool\n"
+        "-desciption: Does a thing.\n"
+        "+description: Does a thing.\n"
+        " ---\n"
+        " # Body\n"
+        " \n"
+    )
+    assert safe.stderr.decode() == "albedo-skills: 1 fix in 1 file would be applied; nothing was written\n"
+    unsafe = run_cli("check", tmp_path, "--no-user-roots", "--diff", "--unsafe", cwd=tmp_path)
+    assert "\n-name: tool\n" in unsafe.stdout.decode() and "\n+name: tools\n" in unsafe.stdout.decode()
+    assert unsafe.stderr.decode() == "albedo-skills: 2 fixes in 1 file would be applied; nothing was written\n"
+    assert snapshot(path) == original
+
+
+def test_fix_of_one_file(tmp_path):
+    path = write_skill(tmp_path / "loose", "alpha", "name: alpha\ndescription: x\nlicence: MIT\n")
+    result = run_cli("check", path, "--fix", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "license: MIT" in path.read_text()
+
+
+@pytest.mark.parametrize(
+    "words, message",
+    [(("--unsafe",), b"--unsafe goes with --fix or --diff"), (("--diff", "--format", "json"), b"takes no --format")],
+)
+def test_fix_usage_errors(tmp_path, words, message):
+    result = run_cli("check", tmp_path, *words)
+    assert result.returncode == 2 and message in result.stderr
+
+
+def test_json_output_after_fix_is_what_is_left(tmp_path):
+    write_skill(root_of(tmp_path), "alpha", valid("alpha") + "licence: MIT\n")
+    result = run_cli("check", tmp_path, "--no-user-roots", "--fix", "--format", "json")
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["diagnostics"] == []
+    assert b"fixed field-unknown" in result.stderr
+
+
+def test_a_file_that_is_not_a_regular_file_is_never_fixed(tmp_path):
+    real = write_skill(tmp_path / "elsewhere", "alpha", "name: alpha\ndesciption: x\n")
+    linked = root_of(tmp_path) / "alpha"
+    linked.mkdir(parents=True)
+    os.symlink(real, linked / "SKILL.md")  # a link outside its skill folder: refused by discovery
+    before = snapshot(real)
+    result = fix(tmp_path)
+    assert snapshot(real) == before
+    assert b"skill-file-not-regular" in result.stdout
+
