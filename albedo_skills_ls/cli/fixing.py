@@ -1,10 +1,12 @@
 """`check --fix`: apply the engine's quick fixes to the files on disk, the same fixes an editor offers.
 
-The fixes are computed by the engine (`authoring.quick_fixes`, the language server's code actions),
-never here: this module only chooses among them and writes them.
+The fixes are computed by the engine (`authoring.quick_fixes` for a `SKILL.md`'s text and
+`authoring.folder_fixes` for a finding about a skill folder: the language server's code actions), never
+here: this module only chooses among them and writes them.
 
 - Which: a fix the engine marks `safe` cannot change what a skill means (a misspelled key renamed when the
-  right key is absent); `--fix` applies those. `--unsafe` adds the others, such as setting `name` to the folder's name, which changes
+  right key is absent, a list-shaped `allowed-tools` joined, a `skill.md` renamed `SKILL.md`); `--fix`
+  applies those. `--unsafe` adds the others, such as setting `name` to the folder's name, which changes
   the skill's identity. One fix per finding: the engine's preferred one.
 - Never worse: a fix is kept only if re-checking the text afterwards finds no problem that was not there
   before (two misspellings of one key are not both renamed to it).
@@ -33,13 +35,14 @@ class Applied(NamedTuple):
 
 
 class FileChange(NamedTuple):
-    """What fixing one file would do: its bytes before and after, and the fixes applied."""
+    """What fixing one file would do: its bytes before and after (or its new name), and the fixes applied."""
 
     path: str
     before: bytes
     after: bytes
     applied: tuple[Applied, ...]
-    identity: tuple[int, int, int, int]  # size, mtime, inode, device when read: unchanged when written
+    identity: tuple[int, int, int, int] | None  # size, mtime, inode, device when read: unchanged when written
+    renamed_to: str | None = None
 
 
 def wanted(fix: Fix, unsafe: bool) -> bool:
@@ -48,14 +51,23 @@ def wanted(fix: Fix, unsafe: bool) -> bool:
 
 def plan_fixes(catalog: Catalog, unsafe: bool) -> list[FileChange]:
     """The changes `--fix` would make for every file the catalog has a finding on, in path order."""
+    from ..skills import authoring
     from ..skills.discovery import SKILL_FILE
 
     changes = []
     for path, found in sorted(catalog.file_diagnostics.items()):
-        if found and os.path.basename(path) == SKILL_FILE:
+        if not found:
+            continue
+        if os.path.basename(path) == SKILL_FILE:
             change = _fix_document(path, unsafe)
             if change is not None:
                 changes.append(change)
+            continue
+        for diagnostic in found:  # a finding about a folder: its fixes rename files, they edit no text
+            fix = next((f for f in authoring.folder_fixes(diagnostic) if wanted(f, unsafe) and len(f.renames) == 1), None)
+            if fix is not None:
+                (rename,) = fix.renames
+                changes.append(FileChange(rename.old, b"", b"", (Applied(diagnostic, fix.title),), None, rename.new))
     return changes
 
 
@@ -155,6 +167,14 @@ def write_change(change: FileChange) -> Refusal | None:
     """Apply one planned change on disk; None when done, else why it was left alone."""
     from ..skills.discovery import ParseCache
 
+    if change.renamed_to is not None:
+        if os.path.lexists(change.renamed_to):  # never over another file
+            return Refusal(change.path, f"{os.path.basename(change.renamed_to)} already exists")
+        try:
+            os.rename(change.path, change.renamed_to)
+        except OSError as exc:
+            return Refusal(change.path, exc.strerror or type(exc).__name__)
+        return None
     try:
         fd = os.open(change.path, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
@@ -180,8 +200,10 @@ def write_change(change: FileChange) -> Refusal | None:
     return None
 
 
-def unified_diff(change: FileChange, shown: str) -> str:
-    """The change as a unified diff (`--diff`)."""
+def unified_diff(change: FileChange, shown: str, shown_new: str | None = None) -> str:
+    """The change as a unified diff (`--diff`), or a rename line."""
+    if change.renamed_to is not None:
+        return f"rename {shown} -> {shown_new}\n"
     import difflib
 
     before = change.before.decode("utf-8", "surrogateescape").splitlines(keepends=True)

@@ -144,3 +144,31 @@ def test_a_file_that_is_not_a_regular_file_is_never_fixed(tmp_path):
     assert snapshot(real) == before
     assert b"skill-file-not-regular" in result.stdout
 
+
+
+def test_a_list_of_allowed_tools_is_joined(tmp_path):
+    path = write_skill(
+        root_of(tmp_path), "alpha", valid("alpha") + "allowed-tools:\n  - Read\n  - Bash(git:*)\nlicense: MIT\n"
+    )
+    result = fix(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert path.read_text() == (
+        "---\nname: alpha\ndescription: Does a useful thing. Use when asked.\nallowed-tools: Read Bash(git:*)\n"
+        "license: MIT\n---\n# Body\n\nDo the thing.\n"
+    )
+    assert b"fixed allowed-tools-list" in result.stderr
+    assert result.stderr.decode().splitlines()[-1] == "1 skill, 0 errors, 0 warnings, 0 information"
+
+
+def test_a_lower_case_skill_file_is_renamed(tmp_path):
+    folder = root_of(tmp_path) / "alpha"
+    folder.mkdir(parents=True)
+    (folder / "skill.md").write_text("---\nname: alpha\ndescription: Does a thing.\n---\n")
+    diff = run_cli("check", tmp_path, "--no-user-roots", "--diff", cwd=tmp_path)
+    assert diff.stdout.decode() == "rename .agents/skills/alpha/skill.md -> .agents/skills/alpha/SKILL.md\n"
+    assert os.listdir(folder) == ["skill.md"]
+    result = fix(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert os.listdir(folder) == ["SKILL.md"]
+    assert "fixed skill-file-missing: Rename `skill.md` to `SKILL.md`" in result.stderr.decode()
+    assert result.stderr.decode().splitlines()[-1] == "1 skill, 0 errors, 0 warnings, 0 information"

@@ -31,8 +31,8 @@ def configure_check(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fix",
         action="store_true",
-        help="apply the quick fixes that cannot change what a skill means (a misspelt key renamed), report "
-        "them on stderr, then check again",
+        help="apply the quick fixes that cannot change what a skill means (a misspelt key renamed, a list "
+        "of allowed-tools joined, skill.md renamed SKILL.md), report them on stderr, then check again",
     )
     parser.add_argument(
         "--unsafe",
@@ -110,7 +110,8 @@ def print_diff(catalog: Catalog, unsafe: bool) -> int:
     use_safe_text_output()
     changes = plan_fixes(catalog, unsafe)
     for change in changes:
-        sys.stdout.write(unified_diff(change, printable(display_path(change.path))))
+        shown_new = printable(display_path(change.renamed_to)) if change.renamed_to else None
+        sys.stdout.write(unified_diff(change, printable(display_path(change.path)), shown_new))
     fixes = sum(len(change.applied) for change in changes)
     print(f"{PROG}: {plural(fixes, 'fix', 'fixes')} in {plural(len(changes), 'file')} would be applied; nothing was written", file=sys.stderr)
     return EXIT_FINDINGS if has_errors(catalog) else EXIT_OK
