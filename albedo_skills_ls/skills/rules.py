@@ -170,7 +170,14 @@ class _Checker:
                 )
                 continue
             guess = close_field(key.value)
-            hint = f"; did you mean `{guess}`?" if guess else f"; the known fields are {', '.join(KNOWN_FIELDS)}"
+            if guess and guess == key.value.lower() and root.get(guess) is not None:
+                # `Name:` beside `name:` (seen in real skills): suggesting `name` would only duplicate it
+                hint = f"; `{guess}` is already set (keys are case-sensitive): remove this one"
+            elif guess:
+                hint = f"; did you mean `{guess}`?"
+            else:
+                hint = f"; the known fields are {', '.join(KNOWN_FIELDS)}"
+            hint += "; put other properties under `metadata`" if not guess else ""
             self.add(codes.FIELD_UNKNOWN, f"unknown field `{key.value}`{hint}", key.range)
 
 

@@ -326,7 +326,13 @@ def test_folded_compatibility_at_the_bound_plus_its_final_line_break_is_valid():
 
 @pytest.mark.parametrize(
     "key, meant",
-    [("desciption", "description"), ("licence", "license"), ("allowed_tools", "allowed-tools"), ("metdata", "metadata"), ("Name", "name")],
+    [
+        ("desciption", "description"),
+        ("licence", "license"),
+        ("allowed_tools", "allowed-tools"),
+        ("metdata", "metadata"),
+        ("Compatibility", "compatibility"),
+    ],
 )
 def test_unknown_field_close_to_a_known_one_suggests_it(key, meant):
     parsed = check(fm(NAME, DESCRIPTION, f"{key}: x"))
@@ -497,3 +503,17 @@ def test_allowed_tools_as_a_list_of_strings_is_a_warning_and_keeps_the_skill(lin
 def test_allowed_tools_list_beside_other_problems_is_reported_once():
     parsed = check(fm(NAME, DESCRIPTION, "allowed-tools:", "  - Bash", "desciption: typo"))
     assert sorted(codes(parsed.diagnostics)) == ["allowed-tools-list", "field-unknown"]
+
+
+@pytest.mark.parametrize("key, meant", [("Name", "name"), ("DESCRIPTION", "description")])
+def test_a_key_in_other_letter_case_beside_the_field_says_so_rather_than_suggest_it(key, meant):
+    parsed = check(fm(NAME, DESCRIPTION, f"{key}: x"))
+    diag = only(parsed.diagnostics, "field-unknown")
+    assert diag.range == rng(3, 0, 3, len(key))
+    assert f"`{meant}` is already set" in diag.message and "did you mean" not in diag.message
+    assert parsed.valid
+
+
+def test_an_unknown_key_far_from_any_field_points_at_metadata():
+    diag = only(check(fm(NAME, DESCRIPTION, "author: someone")).diagnostics, "field-unknown")
+    assert "under `metadata`" in diag.message
