@@ -122,9 +122,9 @@ def missing_skill_file_message(folder: str) -> str:
         hidden = len(found.nested) - limits.MAX_NESTED_NAMED
         more = f" and {hidden} more" if hidden > 0 else ""
         if found.truncated:
-            more += " (and perhaps more: not every folder was examined)"
+            more += f", perhaps others (the search stops after {limits.MAX_NESTED_SCAN_ENTRIES} entries)"
         return (
-            f"`{name}` has no {SKILL_FILE} but holds skills one level down ({shown}{more}): skills must be "
+            f"`{name}` has no {SKILL_FILE} but holds skills in subfolders ({shown}{more}): skills must be "
             "immediate children of the skills root; move each skill folder up into the root"
         )
     return (
