@@ -49,12 +49,22 @@ def wanted(fix: Fix, unsafe: bool) -> bool:
     return fix.safe or unsafe
 
 
-def plan_fixes(catalog: Catalog, unsafe: bool) -> list[FileChange]:
-    """The changes `--fix` would make for every file the catalog has a finding on, in path order."""
+class Plan(NamedTuple):
+    """The changes `--fix` makes, and those it leaves alone because they are outside the workspace."""
+
+    changes: list[FileChange]
+    outside: list[FileChange]
+
+
+def plan_fixes(catalog: Catalog, unsafe: bool) -> Plan:
+    """The changes `--fix` would make for every file the catalog has a finding on, in path order. Files
+    outside the workspace (the user roots under the home folder) are planned but left alone: a fix in a
+    project does not rewrite the user's own skills; naming the file or the home folder fixes them."""
     from ..skills import authoring
     from ..skills.discovery import SKILL_FILE
+    from ..skills.paths import is_within
 
-    changes = []
+    changes: list[FileChange] = []
     for path, found in sorted(catalog.file_diagnostics.items()):
         if not found:
             continue
@@ -64,11 +74,15 @@ def plan_fixes(catalog: Catalog, unsafe: bool) -> list[FileChange]:
                 changes.append(change)
             continue
         for diagnostic in found:  # a finding about a folder: its fixes rename files, they edit no text
-            fix = next((f for f in authoring.folder_fixes(diagnostic) if wanted(f, unsafe) and len(f.renames) == 1), None)
+            offered = authoring.folder_fixes(diagnostic)
+            fix = next((f for f in offered if wanted(f, unsafe) and len(f.renames) == 1), None)
             if fix is not None:
                 (rename,) = fix.renames
                 changes.append(FileChange(rename.old, b"", b"", (Applied(diagnostic, fix.title),), None, rename.new))
-    return changes
+    if catalog.workspace is None:  # one file named on the command line
+        return Plan(changes, [])
+    inside = [change for change in changes if is_within(change.path, catalog.workspace)]
+    return Plan(inside, [change for change in changes if not is_within(change.path, catalog.workspace)])
 
 
 def _fix_document(path: str, unsafe: bool) -> FileChange | None:

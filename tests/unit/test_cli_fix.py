@@ -172,3 +172,19 @@ def test_a_lower_case_skill_file_is_renamed(tmp_path):
     assert os.listdir(folder) == ["SKILL.md"]
     assert "fixed skill-file-missing: Rename `skill.md` to `SKILL.md`" in result.stderr.decode()
     assert result.stderr.decode().splitlines()[-1] == "1 skill, 0 errors, 0 warnings, 0 information"
+
+
+def test_fix_leaves_the_user_roots_alone(tmp_path):
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    inside = write_skill(ws / ".agents" / "skills", "alpha", valid("alpha") + "licence: MIT\n")
+    mine = write_skill(home / ".agents" / "skills", "mine", valid("mine") + "licence: MIT\n")
+    before = snapshot(mine)
+    result = run_cli("check", ws, "--home", home, "--fix", cwd=tmp_path)
+    assert "license: MIT" in inside.read_text()
+    assert snapshot(mine) == before
+    assert (
+        "albedo-skills: left alone outside the workspace: home/.agents/skills/mine/SKILL.md (1 fix); "
+        "fix it with `albedo-skills check home/.agents/skills/mine/SKILL.md --fix`"
+    ) in result.stderr.decode().splitlines()
+    alone = run_cli("check", "home/.agents/skills/mine/SKILL.md", "--fix", cwd=tmp_path)
+    assert alone.returncode == 0 and "license: MIT" in mine.read_text()

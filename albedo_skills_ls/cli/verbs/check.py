@@ -15,6 +15,7 @@ from ..workspace import UsageError, load_catalog, named_workspace
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.model import Catalog
+    from ..fixing import FileChange
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -85,8 +86,9 @@ def apply_fixes(catalog: Catalog, unsafe: bool) -> bool:
     from ..fixing import plan_fixes, write_change
     from ..formats.text import format_location
 
+    plan = plan_fixes(catalog, unsafe)
     changed = fixed = 0
-    for change in plan_fixes(catalog, unsafe):
+    for change in plan.changes:
         refusal = write_change(change)
         if refusal is not None:
             print(f"{PROG}: not fixed: {printable(display_path(refusal.path))}: {refusal.reason}", file=sys.stderr)
@@ -100,7 +102,19 @@ def apply_fixes(catalog: Catalog, unsafe: bool) -> bool:
             )
     if fixed:
         print(f"{PROG}: fixed {plural(fixed, 'problem')} in {plural(changed, 'file')}", file=sys.stderr)
+    report_outside(plan.outside)
     return changed > 0
+
+
+def report_outside(outside: list[FileChange]) -> None:
+    """Say which files had fixes but lie outside the workspace, and how to fix each."""
+    for change in outside:
+        shown = printable(display_path(change.path))
+        print(
+            f"{PROG}: left alone outside the workspace: {shown} ({plural(len(change.applied), 'fix', 'fixes')}); "
+            f"fix it with `{PROG} check {shown} --fix`",
+            file=sys.stderr,
+        )
 
 
 def print_diff(catalog: Catalog, unsafe: bool) -> int:
@@ -108,12 +122,14 @@ def print_diff(catalog: Catalog, unsafe: bool) -> int:
     from ..fixing import plan_fixes, unified_diff
 
     use_safe_text_output()
-    changes = plan_fixes(catalog, unsafe)
-    for change in changes:
+    plan = plan_fixes(catalog, unsafe)
+    for change in plan.changes:
         shown_new = printable(display_path(change.renamed_to)) if change.renamed_to else None
         sys.stdout.write(unified_diff(change, printable(display_path(change.path)), shown_new))
-    fixes = sum(len(change.applied) for change in changes)
-    print(f"{PROG}: {plural(fixes, 'fix', 'fixes')} in {plural(len(changes), 'file')} would be applied; nothing was written", file=sys.stderr)
+    fixes = sum(len(change.applied) for change in plan.changes)
+    files = plural(len(plan.changes), "file")
+    print(f"{PROG}: {plural(fixes, 'fix', 'fixes')} in {files} would be applied; nothing was written", file=sys.stderr)
+    report_outside(plan.outside)
     return EXIT_FINDINGS if has_errors(catalog) else EXIT_OK
 
 
