@@ -170,24 +170,30 @@ def closing_line(lines: list[str]) -> int | None:
 _KEY_LINE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*:")
 
 
-def _late_opening(lines: list[str]) -> str | None:
-    """When frontmatter opens after text or blank lines (a `---` line followed by a `key:` line), what to
-    say: the first line must be the `---`. None when no such block follows."""
+def late_opening(lines: list[str]) -> int | None:
+    """The line of a frontmatter that opens after text or blank lines: the first `---` line, when the next
+    line that is not blank looks like a `key:` line. None otherwise (a `---` then prose is a thematic break)."""
     for number, line in enumerate(lines):
         if _strip_eol(line) != DELIMITER:
             continue
         following = next((_strip_eol(later) for later in lines[number + 1 :] if _strip_eol(later).strip()), "")
-        if not _KEY_LINE.match(following):
-            return None  # a thematic break in a file without frontmatter
-        if all(not _strip_eol(line).strip() for line in lines[:number]):
-            blanks = "1 blank line comes" if number == 1 else f"{number} blank lines come"
-            return f"`---` must be the first line of SKILL.md, but {blanks} before it: remove them"
-        before = "the line" if number == 1 else f"the {number} lines"
-        return (
-            f"the frontmatter opens on line {number + 1}, after text; `---` must be the first line of "
-            f"SKILL.md: remove {before} before it (or move them into the body)"
-        )
+        return number if _KEY_LINE.match(following) else None
     return None
+
+
+def _late_opening(lines: list[str]) -> str | None:
+    """What `frontmatter-missing` says when the frontmatter opens late: the first line must be the `---`."""
+    number = late_opening(lines)
+    if number is None:
+        return None
+    if all(not _strip_eol(line).strip() for line in lines[:number]):
+        blanks = "1 blank line comes" if number == 1 else f"{number} blank lines come"
+        return f"`---` must be the first line of SKILL.md, but {blanks} before it: remove them"
+    before = "the line" if number == 1 else f"the {number} lines"
+    return (
+        f"the frontmatter opens on line {number + 1}, after text; `---` must be the first line of "
+        f"SKILL.md: remove {before} before it (or move them into the body)"
+    )
 
 
 def split_and_parse(text: str, path: str) -> SkillText:

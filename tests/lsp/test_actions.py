@@ -24,6 +24,7 @@ CASES = [
     ("pdf-tools", "---\nname: pdf-tools\ndesciption: Reads PDFs.\n---\n", "field-unknown", 1),
     ("pdf-tools", "# 😀 Title\nNo frontmatter here.\n", "frontmatter-missing", 1),
     ("pdf-tools", "--- \nname: pdf-tools\n", "frontmatter-missing", 1),
+    ("pdf-tools", "# 😀 Title\n\n---\nname: pdf-tools\ndescription: Reads PDFs.\n---\nBody\n", "frontmatter-missing", 1),
     ("pdf-tools", "---\nname: pdf-tools\ndescription: 😀 x\nallowed-tools:\n  - Read\n  - Grep\n---\n", "allowed-tools-list", 1),
     ("pdf-tools", "---\nname: pdf-tools\ndescription: x\nallowed-tools: [😀Read, Grep]\n---\n", "allowed-tools-list", 1),
 ]

@@ -154,6 +154,18 @@ def test_frontmatter_missing_after_text_or_blank_lines_says_so(text, says):
     assert "before" in diag.message and "first line" in diag.message
 
 
+@pytest.mark.parametrize("before", ["# Sample\n\n", "\n", "<!-- x -->\n\n\n"])
+def test_the_fix_for_a_late_frontmatter_removes_what_is_above_it(before):
+    from albedo_skills_ls.skills.authoring import quick_fixes
+
+    skill = "---\nname: demo\ndescription: d\n---\n# Body\n"
+    (fix,) = quick_fixes(PATH, before + skill)
+    assert fix.title.startswith("Remove") and not fix.safe  # it deletes text the author wrote
+    (edit,) = fix.edits
+    assert edit.new_text == "" and edit.range == rng(0, 0, before.count("\n"), 0)
+    assert check(skill).diagnostics == ()  # what is left checks clean
+
+
 def test_frontmatter_missing_without_any_delimiter_keeps_the_plain_advice():
     diag = only(check("# Demo\n\nNo frontmatter at all.\n").diagnostics, "frontmatter-missing")
     assert "before" not in diag.message

@@ -19,7 +19,7 @@ from ..codes import (
     SKILL_FILE_MISSING,
 )
 from ..discovery import SKILL_FILE, traps
-from ..frontmatter import Mapping, Scalar, lines_of, read_text
+from ..frontmatter import Mapping, Scalar, late_opening, lines_of, read_text
 from ..model import FILE_START, Diagnostic, Range
 from ..references import reference_fixes
 from ..rules import check_frontmatter, close_field, name_problem, string_items, suggest_name
@@ -141,6 +141,14 @@ def quick_fixes(path: str, text: str) -> list[Fix]:
             if fix is not None:
                 fixes.append(fix)
         elif diagnostic.code == FRONTMATTER_MISSING.id:
+            opening = late_opening(skill_text.lines)
+            if opening is not None:
+                # the frontmatter is there, below text or blank lines: adding a second one would be wrong
+                lines = "the line" if opening == 1 else f"the {opening} lines"
+                fixes.append(
+                    Fix(f"Remove {lines} above `---`", diagnostic, (Edit(Range.of(0, 0, opening, 0), ""),), True)
+                )
+                continue
             fixes.append(
                 Fix(
                     "Add frontmatter with `name` and `description`",
