@@ -289,6 +289,11 @@ def _odd_line_break(yaml_text: str, first_line: int, path: str) -> Diagnostic | 
     )
 
 
+def duplicate_key(path: str, key: Scalar) -> Diagnostic:
+    """The finding for a key that a mapping already holds (both YAML readers report it alike)."""
+    return codes.YAML_DUPLICATE_KEY.at(path, f"duplicate key `{key.value}`: keep one of them", key.range)
+
+
 # --- YAML events to a tree -------------------------------------------------------------------------------
 
 class _Yaml:
@@ -397,10 +402,7 @@ class _Builder:
                 value = plain(value_event) or node(value_event)
                 if key.__class__ is Scalar:
                     if key.value in seen:
-                        self.problem(
-                            codes.YAML_DUPLICATE_KEY,
-                            f"duplicate key `{key.value}`: keep one of them", key.range
-                        )
+                        self.problems.append(duplicate_key(self.path, key))
                     seen.add(key.value)
                 entries.append(Entry(key, value))
             return Mapping(tuple(entries), Range(self.range(event).start, self.range(child).end))
@@ -420,7 +422,21 @@ def _reader_position(yaml_text: str, position: int) -> tuple[int, int]:
 
 
 def parse_yaml(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | None, list[Diagnostic]]:
-    """Parse one YAML document into a node tree. An empty document is an empty mapping."""
+    """Parse one YAML document into a node tree. An empty document is an empty mapping.
+
+    The common shape of frontmatter is read by `fastyaml` without importing ruamel.yaml; anything else,
+    and anything fastyaml is unsure of, goes through ruamel.yaml's event stream below."""
+    from .fastyaml import parse_common
+
+    common = parse_common(yaml_text, path, line_offset)
+    if common is not None:
+        return common
+    return parse_yaml_events(yaml_text, path, line_offset)
+
+
+def parse_yaml_events(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | None, list[Diagnostic]]:
+    """`parse_yaml` through ruamel.yaml's event stream: any YAML, and the reference the fast path is
+    tested against."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 

@@ -1,0 +1,288 @@
+"""The frontmatter almost every skill has, read without ruamel.yaml.
+
+Most `SKILL.md` frontmatter is a block mapping of one-line scalars (plain, single- or double-quoted), a
+`description` written as a folded or literal block or as a plain scalar over several lines, and one nested
+map of such scalars (`metadata`). This module reads exactly that shape, line by line, into the same
+`Scalar`/`Mapping` tree, with the same ranges and the same duplicate-key diagnostics, as the ruamel.yaml
+(libyaml) path in `frontmatter.parse_yaml`. A command-line run whose files all have this shape never
+imports ruamel.yaml, which is a large part of the start-up cost (see benchmarks/).
+
+`parse_common` returns None (declines) for anything outside the shape, and the caller falls back to
+ruamel.yaml. Declining is always safe, so every rule here is deliberately narrower than YAML: tabs, any
+`\\r` that is not part of a CRLF, control and special Unicode characters, anchors, tags, flow collections,
+sequences, directives, document markers, complex or quoted keys, multi-line quoted scalars, block-scalar
+indentation indicators, `+` chomping, more-indented folded lines, whitespace-only lines inside a block
+scalar, and a plain scalar that YAML might read as something else (`: `, ` #` on a continuation line,
+leading indicator characters) are all declined. tests/unit/test_fastyaml.py checks the agreement with
+ruamel.yaml node for node and range for range, on examples and on generated documents.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .frontmatter import Entry, Mapping, Node, Scalar, duplicate_key
+from .model import Diagnostic, Position, Range
+
+
+class Mark(NamedTuple):
+    """A 0-based line and code-point column in the YAML text, like libyaml's marks (`Scalar` reads these
+    two attributes only)."""
+
+    line: int
+    column: int
+
+
+# Anything outside printable ASCII, the line feed and the Unicode YAML treats as ordinary text sends the
+# document to ruamel.yaml: tabs, CR (CRLF is rewritten first), C0/C1 controls, DEL, NEL, U+2028/U+2029,
+# the BOM, surrogates and the non-characters U+FFFE/U+FFFF.
+_OUTSIDE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+
+# A key: a short plain word at the start of the line's content, then `:` and a space or the line's end.
+# libyaml allows far more (and keys up to 1024 characters); anything else is declined.
+_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}):(?: +|$)")
+
+# Characters that give a plain scalar's first character (or a continuation line's) another meaning.
+_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
+
+_BLOCK_HEADERS = frozenset(("|", "|-", ">", ">-"))
+
+_DOUBLE_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
+_SIMPLE_ESCAPES = {
+    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", "e": "\x1b",
+    " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",
+}
+
+
+class _Decline(Exception):
+    """Raised anywhere inside the reader: the document is not of the common shape."""
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = match.group(1)
+    if len(code) == 1:
+        if code not in _SIMPLE_ESCAPES:
+            raise _Decline
+        return _SIMPLE_ESCAPES[code]
+    value = int(code[1:], 16)
+    if 0xD800 <= value <= 0xDFFF or value > 0x10FFFF:
+        raise _Decline
+    return chr(value)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _is_blank_or_comment(line: str) -> bool:
+    content = line.lstrip(" ")
+    return not content or content[0] == "#"
+
+
+class _Reader:
+    def __init__(self, lines: list[str], ends_with_break: bool, path: str, line_offset: int) -> None:
+        self.lines = lines
+        self.ends_with_break = ends_with_break
+        self.path = path
+        self.offset = line_offset
+        self.problems: list[Diagnostic] = []
+
+    def next_significant(self, index: int) -> int:
+        """The first line from `index` on that is neither blank nor a comment (len(lines) if none)."""
+        lines = self.lines
+        while index < len(lines) and _is_blank_or_comment(lines[index]):
+            index += 1
+        return index
+
+    def mapping(self, index: int, indent: int, nested: bool) -> tuple[Mapping, int]:
+        """The block mapping whose keys sit at column `indent`, from line `index`; returns it and the line
+        after it. Its range ends where the next token starts, as libyaml's block end does."""
+        lines, offset = self.lines, self.offset
+        entries: list[Entry] = []
+        seen: set[str] = set()
+        start: Position | None = None
+        while True:
+            index = self.next_significant(index)
+            if index == len(lines):
+                break
+            line = lines[index]
+            column = _indent(line)
+            if column < indent:
+                break
+            if column > indent:
+                raise _Decline
+            found = _KEY.match(line, column)
+            if found is None:
+                raise _Decline
+            name = found.group(1)
+            key_end = column + len(name)
+            key = Scalar(name, Mark(index, column), Mark(index, key_end), offset)
+            if start is None:
+                start = Position(index + offset, column)
+            value, index = self.value(index, found.end(), key_end + 1, indent, nested)
+            if name in seen:  # after the value, as the event builder reports a nested duplicate first
+                self.problems.append(duplicate_key(self.path, key))
+            seen.add(name)
+            entries.append(Entry(key, value))
+        if start is None:
+            raise _Decline  # an empty nested map cannot happen here; an empty document is handled by the caller
+        return Mapping(tuple(entries), Range(start, Position(index + offset, 0))), index
+
+    def value(self, index: int, start: int, colon_end: int, indent: int, nested: bool) -> tuple[Node, int]:
+        """The value that starts at column `start` of line `index`, in a mapping at column `indent`."""
+        line = self.lines[index]
+        rest = line[start:]
+        if not rest or rest[0] == "#":
+            following = self.next_significant(index + 1)
+            if following < len(self.lines) and _indent(self.lines[following]) > indent:
+                if nested:
+                    raise _Decline  # only one level of nesting
+                return self.mapping(following, _indent(self.lines[following]), True)
+            # libyaml places an empty value right after the key's `:`
+            return Scalar("", Mark(index, colon_end), Mark(index, colon_end), self.offset), index + 1
+        first = rest[0]
+        if first == '"' or first == "'":
+            return self.quoted(index, start), index + 1
+        if first == "|" or first == ">":
+            return self.block(index, start, indent)
+        if first in _INDICATORS:
+            raise _Decline
+        return self.plain(index, start, indent)
+
+    def quoted(self, index: int, start: int) -> Scalar:
+        line = self.lines[index]
+        if line[start] == "'":
+            position = start + 1
+            while True:
+                close = line.find("'", position)
+                if close < 0:
+                    raise _Decline  # unterminated, or continued on the next line
+                if line.startswith("'", close + 1):
+                    position = close + 2
+                    continue
+                break
+            value = line[start + 1 : close].replace("''", "'")
+            end = close + 1
+        else:
+            found = _DOUBLE_QUOTED.match(line, start)
+            if found is None:
+                raise _Decline
+            value = found.group(1)
+            if "\\" in value:
+                value = _ESCAPE.sub(_unescape, value)
+            end = found.end()
+        after = line[end:]
+        if after.strip(" ") and not (after[0] == " " and after.lstrip(" ")[0] == "#"):
+            raise _Decline  # something other than a comment follows the closing quote
+        return Scalar(value, Mark(index, start), Mark(index, end), self.offset)
+
+    def plain(self, index: int, start: int, indent: int) -> tuple[Scalar, int]:
+        """A plain scalar, possibly continued on more-indented lines (folded into spaces and breaks)."""
+        lines = self.lines
+        text = lines[index][start:]
+        comment = text.find(" #")
+        if comment >= 0:
+            text = text[:comment]
+        text = text.rstrip(" ")
+        if ": " in text or text.endswith(":"):
+            raise _Decline
+        parts = [text]
+        end = Mark(index, start + len(text))
+        empty = 0
+        following = index + 1
+        while following < len(lines):
+            line = lines[following]
+            content = line.strip(" ")
+            if not content:
+                empty += 1
+                following += 1
+                continue
+            if _indent(line) <= indent or content[0] == "#":
+                break  # the next key, or a comment that ends the scalar
+            if (
+                comment >= 0
+                or content[0] in _INDICATORS
+                or ": " in content
+                or content.endswith(":")
+                or " #" in content
+            ):
+                raise _Decline
+            parts.append("\n" * empty if empty else " ")
+            parts.append(content)
+            empty = 0
+            end = Mark(following, len(line.rstrip(" ")))
+            following += 1
+        return Scalar("".join(parts), Mark(index, start), end, self.offset), end.line + 1
+
+    def block(self, index: int, start: int, indent: int) -> tuple[Scalar, int]:
+        """A literal (`|`, `|-`) or folded (`>`, `>-`) block scalar without an indentation indicator."""
+        lines = self.lines
+        header = lines[index][start:].rstrip(" ")
+        if header not in _BLOCK_HEADERS:
+            raise _Decline
+        folded, strip = header[0] == ">", header.endswith("-")
+        following = index + 1
+        if following == len(lines) or not lines[following].strip(" "):
+            raise _Decline  # leading empty lines, or an empty block: rare, and their rules are subtle
+        content_indent = _indent(lines[following])
+        if content_indent <= indent:
+            raise _Decline
+        parts: list[str] = []
+        empty = 0
+        while following < len(lines):
+            line = lines[following]
+            if not line:
+                empty += 1
+                following += 1
+                continue
+            column = _indent(line)
+            if column == len(line):
+                raise _Decline  # a whitespace-only line: its spaces may or may not be content
+            if column < content_indent:
+                if column > indent and line[column] != "#":
+                    raise _Decline  # neither inside the block nor back in the mapping
+                break
+            text = line[content_indent:]
+            if folded and text[0] == " ":
+                raise _Decline  # more-indented lines keep their breaks in a folded block
+            if parts:
+                parts.append(("\n" * empty if empty else " ") if folded else "\n" * (empty + 1))
+            parts.append(text)
+            empty = 0
+            following += 1
+        value = "".join(parts)
+        end = Mark(following, 0)  # the start of the line that ends the block
+        if following == len(lines) and not self.ends_with_break:
+            # the document ends on the block's last line, without a line break: nothing to clip
+            end = Mark(following - 1, len(lines[-1]))
+        elif not strip:
+            value += "\n"  # clip keeps the last line break
+        return Scalar(value, Mark(index, start), end, self.offset), following
+
+
+def parse_common(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node, list[Diagnostic]] | None:
+    """The tree and diagnostics `frontmatter.parse_yaml` would give, or None when the text is not of the
+    common shape (then ruamel.yaml must read it)."""
+    if "\r" in yaml_text:
+        if yaml_text.count("\r") != yaml_text.count("\r\n"):
+            return None
+        yaml_text = yaml_text.replace("\r\n", "\n")  # columns and line numbers stay the same
+    if _OUTSIDE.search(yaml_text) is not None:
+        return None
+    lines = yaml_text.split("\n")
+    ends_with_break = lines[-1] == ""
+    if ends_with_break:
+        lines.pop()
+    reader = _Reader(lines, ends_with_break, path, line_offset)
+    first = reader.next_significant(0)
+    if first == len(lines):  # only comments and blank lines: no document, an empty mapping
+        return Mapping((), Range.of(line_offset, 0)), []
+    try:
+        root, after = reader.mapping(first, 0, False)
+    except _Decline:
+        return None
+    if after != len(lines):
+        return None  # something at column 0 that is not a key: not ours to judge
+    return root, reader.problems
