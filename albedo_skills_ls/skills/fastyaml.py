@@ -20,19 +20,9 @@ ruamel.yaml node for node and range for range, on examples and on generated docu
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from .frontmatter import Entry, Mapping, Node, Scalar, duplicate_key
 from .model import Diagnostic, Position, Range
-
-
-class Mark(NamedTuple):
-    """A 0-based line and code-point column in the YAML text, like libyaml's marks (`Scalar` reads these
-    two attributes only)."""
-
-    line: int
-    column: int
-
 
 # Anything outside printable ASCII, the line feed and the Unicode YAML treats as ordinary text sends the
 # document to ruamel.yaml: tabs, CR (CRLF is rewritten first), C0/C1 controls, DEL, NEL, U+2028/U+2029,
@@ -42,6 +32,17 @@ _OUTSIDE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-
 # A key: a short plain word at the start of the line's content, then `:` and a space or the line's end.
 # libyaml allows far more (and keys up to 1024 characters); anything else is declined.
 _KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}):(?: +|$)")
+
+# A whole `key: value` line whose value is single-quoted, double-quoted without escapes, or plain (its first
+# character no indicator, no `: ` or ` #` inside, no `:` at its end), with an optional comment. Matched
+# from the line's indentation on.
+_ONE_LINE_ENTRY = re.compile(
+    r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}): +"
+    r"(?:'((?:[^']|'')*)'"
+    r'|"([^"\\]*)"'
+    r"|([^-?:,\[\]{}#&*!|>'\"%@` ](?:[^ :]|:(?=[^ ])| +(?=[^ #]))*))"
+    r"(?: +#.*)? *"
+)
 
 # Characters that give a plain scalar's first character (or a continuation line's) another meaning.
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
@@ -82,6 +83,9 @@ def _is_blank_or_comment(line: str) -> bool:
 
 
 class _Reader:
+    """Reads the lines of one YAML text. Line numbers inside are indexes into `lines`; the nodes get
+    them plus `offset` (the document line of the YAML's first line), as the event path gives them."""
+
     def __init__(self, lines: list[str], ends_with_break: bool, path: str, line_offset: int) -> None:
         self.lines = lines
         self.ends_with_break = ends_with_break
@@ -98,29 +102,56 @@ class _Reader:
 
     def mapping(self, index: int, indent: int, nested: bool) -> tuple[Mapping, int]:
         """The block mapping whose keys sit at column `indent`, from line `index`; returns it and the line
-        after it. Its range ends where the next token starts, as libyaml's block end does."""
-        lines, offset = self.lines, self.offset
+        after it. Its range ends where the next token starts, as libyaml's block end does.
+
+        This loop is most of the fast path's time, hence the inlined line tests."""
+        lines, offset, count = self.lines, self.offset, len(self.lines)
         entries: list[Entry] = []
         seen: set[str] = set()
         start: Position | None = None
-        while True:
-            index = self.next_significant(index)
-            if index == len(lines):
-                break
+        deeper = " " * (indent + 1)  # a line starting with this continues or nests under the entry
+        while index < count:
             line = lines[index]
-            column = _indent(line)
-            if column < indent:
-                break
-            if column > indent:
+            content = line.lstrip(" ")
+            if not content or content[0] == "#":
+                index += 1
+                continue
+            column = len(line) - len(content)
+            if column != indent:
+                if column < indent:
+                    break
                 raise _Decline
+            if start is None:
+                start = Position(index + offset, column)
+            row = index + offset
+            one_line = _ONE_LINE_ENTRY.fullmatch(line, column)
+            if one_line is not None:
+                # The usual entry, read by one regex. A plain value may continue on the next line (or after
+                # an empty one): then the general reader below takes it.
+                name, single, double, plain = one_line.groups()
+                index += 1
+                if plain is None or index == count or (lines[index] and not lines[index].startswith(deeper)):
+                    key = Scalar(name, row, column, row, column + len(name))
+                    if single is not None:
+                        if "''" in single:
+                            single = single.replace("''", "'")
+                        value = Scalar(single, row, one_line.start(2) - 1, row, one_line.end(2) + 1)
+                    elif double is not None:
+                        value = Scalar(double, row, one_line.start(3) - 1, row, one_line.end(3) + 1)
+                    else:
+                        value = Scalar(plain, row, one_line.start(4), row, one_line.end(4))
+                    if name in seen:
+                        self.problems.append(duplicate_key(self.path, key))
+                    seen.add(name)
+                    entries.append(Entry(key, value))
+                    continue
+                index -= 1
             found = _KEY.match(line, column)
             if found is None:
                 raise _Decline
             name = found.group(1)
             key_end = column + len(name)
-            key = Scalar(name, Mark(index, column), Mark(index, key_end), offset)
-            if start is None:
-                start = Position(index + offset, column)
+            key = Scalar(name, row, column, row, key_end)
             value, index = self.value(index, found.end(), key_end + 1, indent, nested)
             if name in seen:  # after the value, as the event builder reports a nested duplicate first
                 self.problems.append(duplicate_key(self.path, key))
@@ -141,7 +172,8 @@ class _Reader:
                     raise _Decline  # only one level of nesting
                 return self.mapping(following, _indent(self.lines[following]), True)
             # libyaml places an empty value right after the key's `:`
-            return Scalar("", Mark(index, colon_end), Mark(index, colon_end), self.offset), index + 1
+            row = index + self.offset
+            return Scalar("", row, colon_end, row, colon_end), index + 1
         first = rest[0]
         if first == '"' or first == "'":
             return self.quoted(index, start), index + 1
@@ -176,7 +208,8 @@ class _Reader:
         after = line[end:]
         if after.strip(" ") and not (after[0] == " " and after.lstrip(" ")[0] == "#"):
             raise _Decline  # something other than a comment follows the closing quote
-        return Scalar(value, Mark(index, start), Mark(index, end), self.offset)
+        row = index + self.offset
+        return Scalar(value, row, start, row, end)
 
     def plain(self, index: int, start: int, indent: int) -> tuple[Scalar, int]:
         """A plain scalar, possibly continued on more-indented lines (folded into spaces and breaks)."""
@@ -189,7 +222,7 @@ class _Reader:
         if ": " in text or text.endswith(":"):
             raise _Decline
         parts = [text]
-        end = Mark(index, start + len(text))
+        last, end = index, start + len(text)
         empty = 0
         following = index + 1
         while following < len(lines):
@@ -212,9 +245,10 @@ class _Reader:
             parts.append("\n" * empty if empty else " ")
             parts.append(content)
             empty = 0
-            end = Mark(following, len(line.rstrip(" ")))
+            last, end = following, len(line.rstrip(" "))
             following += 1
-        return Scalar("".join(parts), Mark(index, start), end, self.offset), end.line + 1
+        offset = self.offset
+        return Scalar("".join(parts), index + offset, start, last + offset, end), last + 1
 
     def block(self, index: int, start: int, indent: int) -> tuple[Scalar, int]:
         """A literal (`|`, `|-`) or folded (`>`, `>-`) block scalar without an indentation indicator."""
@@ -253,13 +287,14 @@ class _Reader:
             empty = 0
             following += 1
         value = "".join(parts)
-        end = Mark(following, 0)  # the start of the line that ends the block
+        end_line, end_column = following, 0  # the start of the line that ends the block
         if following == len(lines) and not self.ends_with_break:
             # the document ends on the block's last line, without a line break: nothing to clip
-            end = Mark(following - 1, len(lines[-1]))
+            end_line, end_column = following - 1, len(lines[-1])
         elif not strip:
             value += "\n"  # clip keeps the last line break
-        return Scalar(value, Mark(index, start), end, self.offset), following
+        offset = self.offset
+        return Scalar(value, index + offset, start, end_line + offset, end_column), following
 
 
 def parse_common(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node, list[Diagnostic]] | None:
@@ -276,11 +311,10 @@ def parse_common(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node,
     if ends_with_break:
         lines.pop()
     reader = _Reader(lines, ends_with_break, path, line_offset)
-    first = reader.next_significant(0)
-    if first == len(lines):  # only comments and blank lines: no document, an empty mapping
+    if reader.next_significant(0) == len(lines):  # only comments and blank lines: no document, an empty map
         return Mapping((), Range.of(line_offset, 0)), []
     try:
-        root, after = reader.mapping(first, 0, False)
+        root, after = reader.mapping(0, 0, False)
     except _Decline:
         return None
     if after != len(lines):

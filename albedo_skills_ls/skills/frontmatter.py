@@ -32,18 +32,19 @@ FAILSAFE_TAGS = frozenset({"tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "ta
 
 
 class Scalar(NamedTuple):
-    """A string value. Its range is built from the parser's marks only when asked for: most scalars are
-    never placed in a diagnostic, and building three tuples per scalar was a third of the parse."""
+    """A string value and where it sits (0-based lines of the document, code-point columns). Its range is
+    built only when asked for: most scalars are never placed in a diagnostic, and building three tuples
+    per scalar was a third of the parse."""
 
     value: str
-    start_mark: Any
-    end_mark: Any
-    line_offset: int
+    start_line: int
+    start_column: int
+    end_line: int
+    end_column: int
 
     @property
     def range(self) -> Range:
-        start, end, offset = self.start_mark, self.end_mark, self.line_offset
-        return Range(Position(start.line + offset, start.column), Position(end.line + offset, end.column))
+        return Range(Position(self.start_line, self.start_column), Position(self.end_line, self.end_column))
 
 
 class Sequence(NamedTuple):
@@ -371,7 +372,12 @@ class _Builder:
         """The common case inlined: an untagged, unanchored scalar (None for anything else)."""
         if event.__class__ is not self.yaml.scalar or event.anchor is not None or event.tag is not None:
             return None
-        return Scalar(event.value, event.start_mark, event.end_mark, self.line_offset)
+        start, end, offset = event.start_mark, event.end_mark, self.line_offset
+        return Scalar(event.value, start.line + offset, start.column, end.line + offset, end.column)
+
+    def scalar(self, value: str, event: Any) -> Scalar:
+        start, end, offset = event.start_mark, event.end_mark, self.line_offset
+        return Scalar(value, start.line + offset, start.column, end.line + offset, end.column)
 
     def node(self, event: Any) -> Node:
         yaml, kind = self.yaml, event.__class__
@@ -382,11 +388,11 @@ class _Builder:
                 "write the value out",
                 self.range(event),
             )
-            return Scalar("", event.start_mark, event.end_mark, self.line_offset)
+            return self.scalar("", event)
         if event.anchor is not None or event.tag is not None:
             self.check_node_event(event)
         if kind is yaml.scalar:
-            return Scalar(event.value, event.start_mark, event.end_mark, self.line_offset)
+            return self.scalar(event.value, event)
         next_event, node, plain = self.next_event, self.node, self.plain_scalar
         if kind is yaml.sequence_start:
             items = []
