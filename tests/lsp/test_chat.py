@@ -158,6 +158,20 @@ async def test_reload_adds_and_removes_skills_from_completion(servers, tmp_path)
     assert "/fresh" not in [item.label for item in await complete(session, chat, where)]
 
 
+async def test_each_completion_place_gets_its_own_edit_range(servers, tmp_path):
+    # the command list is reused while the snapshot and the range stay the same: never across places
+    ws, home, _demo, _model = two_skills(tmp_path)
+    session = await servers([ws], home, caps=feature_caps())
+    chat = ws / "talk.chat.md"
+    text = "/\n  /de"
+    await open_until(session, chat, text)
+    first, second = types.Position(line=0, character=1), end_of(text, "/de")
+    for where, replaced in ((first, span(text, "/")), (second, span(text, "/de")), (first, span(text, "/"))):
+        items = await complete(session, chat, where)
+        assert [item.text_edit.range for item in items] == [replaced] * 5
+        assert [item.label for item in items] == ["/help", "/model", "/reload", "/demo", "/skill:model"]
+
+
 async def test_reload_offers_its_argument(servers, tmp_path):
     ws, home, _demo, _model = two_skills(tmp_path)
     session = await servers([ws], home, caps=feature_caps())
