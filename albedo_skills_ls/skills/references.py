@@ -289,18 +289,22 @@ def _whole_title(text: str) -> bool:
 
 
 def _code_references(line: str, number: int, found: list[Reference]) -> str:
-    """Add the paths named by the line's code spans to `found`; return the line with the spans blanked."""
-    masked = list(line)
+    """Add the paths named by the line's code spans to `found`; return the line with the spans blanked
+    (blanking matters only to the link scan, so a line without `[` is returned as it is)."""
+    masked = list(line) if "[" in line else None
     for span in _CODE_SPAN.finditer(line):
-        masked[span.start() : span.end()] = " " * (span.end() - span.start())
+        if masked is not None:
+            masked[span.start() : span.end()] = " " * (span.end() - span.start())
         content = span.group(2)
+        if "/" not in content:
+            continue  # a path names a folder: most code spans are words, rejected here without a regex
         target = _code_target(content)
         if target is not None:
             offset = len(content) - len(content.lstrip())
             written = content.strip()
             begin = span.start(2) + offset
             found.append(Reference(target, written, "code", Range.of(number, begin, number, begin + len(written))))
-    return "".join(masked)
+    return line if masked is None else "".join(masked)
 
 
 def resolve(folder: str, target: str) -> tuple[Status, str | None]:
