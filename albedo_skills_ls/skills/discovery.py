@@ -297,21 +297,25 @@ def examine_candidate(folder: str, cache: ParseCache | None, real_folder: str | 
 def _examine_candidate(folder: str, cache: ParseCache | None) -> ParsedSkill | Diagnostic:
     """Parse one candidate folder's `SKILL.md` (or say why it can't be), reusing an unchanged parse."""
     path = os.path.join(folder, SKILL_FILE)
-    folder_name = os.path.basename(folder)
     if cache is not None:
+        # lstat first: for the usual regular file it is the stat the cache compares, and it tells a link
+        # apart without a second call (a reload of an unchanged tree is mostly these calls)
         try:
-            info = os.stat(path)
+            info = os.lstat(path)
+            linked = stat.S_ISLNK(info.st_mode)
+            if linked:
+                info = os.stat(path)
         except OSError:
             info = None
         if info is not None and stat.S_ISREG(info.st_mode):
             cached = cache.get(path, info)
-            if cached is not None and (not os.path.islink(path) or resolves_within(path, folder)):
+            if cached is not None and (not linked or resolves_within(path, folder)):
                 return cached
     data, info, problem = read_skill_bytes(path, folder)
     if problem is not None or data is None or info is None:
         assert problem is not None
         return problem
-    parsed = check_document(data, path, folder_name)
+    parsed = check_document(data, path, os.path.basename(folder))
     if cache is not None:
         cache.put(path, info, parsed)
     return parsed
