@@ -307,7 +307,11 @@ def parse_common(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node,
         if yaml_text.count("\r") != yaml_text.count("\r\n"):
             return None
         yaml_text = yaml_text.replace("\r\n", "\n")  # columns and line numbers stay the same
-    if _OUTSIDE.search(yaml_text) is not None:
+    if yaml_text.isascii():
+        # the usual case, decided in C: ASCII is printable exactly from U+0020 to U+007E
+        if not yaml_text.replace("\n", "").isprintable():
+            return None
+    elif _OUTSIDE.search(yaml_text) is not None:
         return None
     lines = yaml_text.split("\n")
     ends_with_break = lines[-1] == ""
