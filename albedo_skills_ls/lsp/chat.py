@@ -51,12 +51,13 @@ def completion_items(
             for index, value in enumerate(slash.argument_values(entry))
             if fits_typed(value, typing.prefix)
         ]
+    typed = "/" + typing.prefix
     cached = _command_items.get(ls)
-    if cached is not None and cached[0] is catalog and cached[1] == edit_range:
-        return cached[2]
+    if cached is not None and cached[0] is catalog and cached[1] == typed and cached[2] == edit_range:
+        return cached[3]
     items = []
     for index, entry in enumerate(command_entries(catalog)):  # built-ins first, then catalog order
-        if not fits_typed(entry.command, "/" + typing.prefix):
+        if not fits_typed(entry.command, typed):
             continue
         builtin = entry.kind == "builtin"
         items.append(
@@ -69,16 +70,17 @@ def completion_items(
                 sort_text=f"{index:04d}",
             )
         )
-    _command_items[ls] = (catalog, edit_range, items)
+    _command_items[ls] = (catalog, typed, edit_range, items)
     return items
 
 
-# The last command list each server built, with the snapshot and the range it was built for: a client asks
-# again at every `/` and on re-triggers at the same place, and building ~130 lsprotocol items (each field
-# validated) took about 1 ms at 128 skills (benchmarks/). A new snapshot or another range rebuilds it; one
-# entry per server, so it never grows. Nothing mutates the items once built.
-_command_items: WeakKeyDictionary[AlbedoLanguageServer, tuple[Catalog, types.Range, list[types.CompletionItem]]]
-_command_items = WeakKeyDictionary()
+# The last command list each server built, with the snapshot, the typed text and the range it was built
+# for: a client asks again at every `/` and on re-triggers at the same place, and building ~130 lsprotocol
+# items (each field validated) took about 1 ms at 128 skills (benchmarks/). Another snapshot, text or range
+# rebuilds it; one entry per server, so it never grows. Nothing mutates the items once built.
+_command_items: WeakKeyDictionary[
+    AlbedoLanguageServer, tuple[Catalog, str, types.Range, list[types.CompletionItem]]
+] = WeakKeyDictionary()
 
 
 def hover(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> types.Hover | None:

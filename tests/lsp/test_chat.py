@@ -7,7 +7,7 @@ import shutil
 import pytest
 from lsprotocol import types
 
-from .editing import PUBLISH, complete, end_of, feature_caps, hover, open_until, span, until, utf16
+from .editing import PUBLISH, change_until, complete, end_of, feature_caps, hover, open_until, span, until, utf16
 from .harness import uri, valid, write_skill
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
@@ -158,18 +158,26 @@ async def test_reload_adds_and_removes_skills_from_completion(servers, tmp_path)
     assert "/fresh" not in [item.label for item in await complete(session, chat, where)]
 
 
-async def test_each_completion_place_gets_its_own_edit_range(servers, tmp_path):
-    # the command list is reused while the snapshot and the range stay the same: never across places
+async def test_each_completion_place_and_text_gets_its_own_items(servers, tmp_path):
+    # the command list is reused while snapshot, typed text and range stay the same: never across them
     ws, home, _demo, _model = two_skills(tmp_path)
     session = await servers([ws], home, caps=feature_caps())
     chat = ws / "talk.chat.md"
     text = "/\n  /de"
     await open_until(session, chat, text)
     first, second = types.Position(line=0, character=1), end_of(text, "/de")
-    for where, replaced in ((first, span(text, "/")), (second, span(text, "/de")), (first, span(text, "/"))):
+    every = ["/help", "/model", "/reload", "/demo", "/skill:model"]
+    at_first, at_second = (first, span(text, "/"), every), (second, span(text, "/de"), ["/demo"])
+    for where, replaced, labels in (at_first, at_second, at_first, at_second):
         items = await complete(session, chat, where)
-        assert [item.text_edit.range for item in items] == [replaced] * 5
-        assert [item.label for item in items] == ["/help", "/model", "/reload", "/demo", "/skill:model"]
+        assert [item.label for item in items] == labels
+        assert [item.text_edit.range for item in items] == [replaced] * len(labels)
+
+    # other text over the same range, right after a list for that range
+    changed = "/\n  /mo"
+    await change_until(session, chat, changed, 2, lambda: True)
+    items = await complete(session, chat, second)
+    assert [(item.label, item.text_edit.range) for item in items] == [("/model", span(changed, "/mo"))]
 
 
 async def test_reload_offers_its_argument(servers, tmp_path):
