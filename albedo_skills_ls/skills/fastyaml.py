@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-from .frontmatter import Entry, Mapping, Node, Scalar, duplicate_key
 from .model import Diagnostic, Position, Range
+from .yamltree import Entry, Mapping, Node, Scalar, duplicate_key
 
 # Anything outside printable ASCII, the line feed and the Unicode YAML treats as ordinary text sends the
 # document to ruamel.yaml: tabs, CR (CRLF is rewritten first), C0/C1 controls, DEL, NEL, U+2028/U+2029,
