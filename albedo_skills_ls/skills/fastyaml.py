@@ -317,6 +317,11 @@ def parse_common(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node,
     ends_with_break = lines[-1] == ""
     if ends_with_break:
         lines.pop()
+    elif _is_blank_or_comment(lines[-1]):
+        # The text ends on spaces or a comment without a line break: libyaml then ends an inner block where
+        # the text ends, or on the next line, depending on that last line's length. Frontmatter never
+        # ends so (the closing `---` follows a line break).
+        return None
     reader = _Reader(lines, ends_with_break, path, line_offset)
     if reader.next_significant(0) == len(lines):  # only comments and blank lines: no document, an empty map
         return Mapping((), Range.of(line_offset, 0)), []

@@ -324,6 +324,8 @@ soup = st.lists(
 @example("k: v\n\n  \nj: w\n")
 @example("a: x\n  # c\n  y\n")
 @example("d: |\n  a\n # c\nk: v\n")
+@example("m:\n  a: 0\n\n   0\n ")  # no final line break after spaces: libyaml ends the inner map at them
+@example("m:\n  a: 0\n  # c")
 def test_corner_cases_are_declined_or_read_exactly_as_ruamel_reads_them(text):
     assert_agrees(text)
 
