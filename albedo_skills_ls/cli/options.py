@@ -50,7 +50,9 @@ def add_catalog_options(parser: argparse.ArgumentParser, workspace_what: str = "
         "from the current one upward holding .albedo/skills, .agents/skills or .git)"
     )
     parser.add_argument("workspace", metavar=workspace_what, nargs="?", default=None, help=workspace_help)
-    parser.add_argument("-w", "--workspace", dest="workspace_option", metavar="DIR", default=None, help=workspace_help)
+    parser.add_argument(
+        "-w", "--workspace", dest="workspace_option", metavar="DIR", default=None, help=workspace_help
+    )
     parser.add_argument(
         "--home",
         metavar="DIR",

@@ -28,10 +28,24 @@ def run_commands(args: argparse.Namespace) -> int:
 
 
 def configure_invoke(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("command", metavar="COMMAND", type=text_argument, help="a slash command (`/demo`, `/skill:model`) or a skill name")
-    parser.add_argument("arguments", metavar="ARGUMENTS", nargs="?", default="", type=text_argument, help="text passed to the skill as is")
     parser.add_argument(
-        "--user", action="store_true", help="print the user activation (intent and model input) instead of the model's"
+        "command",
+        metavar="COMMAND",
+        type=text_argument,
+        help="a slash command (`/demo`, `/skill:model`) or a skill name",
+    )
+    parser.add_argument(
+        "arguments",
+        metavar="ARGUMENTS",
+        nargs="?",
+        default="",
+        type=text_argument,
+        help="text passed to the skill as is",
+    )
+    parser.add_argument(
+        "--user",
+        action="store_true",
+        help="print the user activation (intent and model input) instead of the model's",
     )
     add_catalog_options(parser)
 
@@ -106,7 +120,11 @@ def configure_read(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("name", metavar="NAME", type=text_argument, help="the skill's name")
     parser.add_argument(
-        "resource", metavar="RESOURCE", nargs="?", default="SKILL.md", help="a path inside the skill (default: SKILL.md)"
+        "resource",
+        metavar="RESOURCE",
+        nargs="?",
+        default="SKILL.md",
+        help="a path inside the skill (default: SKILL.md)",
     )
     parser.add_argument("--offset", type=byte_count, default=0, help="the first byte to read (default: 0)")
     parser.add_argument(

@@ -128,7 +128,8 @@ def print_diff(catalog: Catalog, unsafe: bool) -> int:
         sys.stdout.write(unified_diff(change, printable(display_path(change.path)), shown_new))
     fixes = sum(len(change.applied) for change in plan.changes)
     files = plural(len(plan.changes), "file")
-    print(f"{PROG}: {plural(fixes, 'fix', 'fixes')} in {files} would be applied; nothing was written", file=sys.stderr)
+    fixes_shown = plural(fixes, "fix", "fixes")
+    print(f"{PROG}: {fixes_shown} in {files} would be applied; nothing was written", file=sys.stderr)
     report_outside(plan.outside)
     return EXIT_FINDINGS if has_errors(catalog) else EXIT_OK
 
@@ -150,7 +151,8 @@ def check_file(given: str) -> Catalog:
     path = os.path.abspath(given)
     folder, file_name = os.path.split(path)
     if file_name != SKILL_FILE:
-        hint = f" (rename it to {SKILL_FILE}: Albedo reads no other spelling)" if file_name.lower() == SKILL_FILE.lower() else ""
+        wrong_case = file_name.lower() == SKILL_FILE.lower()
+        hint = f" (rename it to {SKILL_FILE}: Albedo reads no other spelling)" if wrong_case else ""
         raise UsageError(f"{given!r} is not a directory, nor a file named {SKILL_FILE}{hint}")
     nothing = discover(None, user_roots=False)  # no roots: the file is a skill of its own
     data, _info, problem = read_skill_bytes(path, folder)

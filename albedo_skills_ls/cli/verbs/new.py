@@ -30,7 +30,12 @@ BODY = (
 
 
 def configure_new(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", metavar="NAME", type=text_argument, help="the skill's name: lowercase letters, digits and single hyphens")
+    parser.add_argument(
+        "name",
+        metavar="NAME",
+        type=text_argument,
+        help="the skill's name: lowercase letters, digits and single hyphens",
+    )
     parser.add_argument(
         "--root",
         choices=tuple(ROOTS),
