@@ -723,21 +723,22 @@ def engine_benchmarks(trees: dict[int, generate.Tree], big: generate.BigTree, sc
 
     log("engine: resources")
     deep_name = "deep-resources"
-    page = read_resource(deep_name, big.deep_resources, "references/page-64k.md", 0, 65536)
+    big_root = os.path.dirname(big.deep_resources)  # the skills root both big skills were discovered in
+    page = read_resource(deep_name, big.deep_resources, "references/page-64k.md", 0, 65536, discovery_root=big_root)
     rows.append(Row(group, f"`read_resource`, one 64 KiB page of a {page['size']:,} B file",
-                    bench(lambda: read_resource(deep_name, big.deep_resources, "references/page-64k.md", 0, 65536), n(500), 20)))
-    manual = read_resource(deep_name, big.deep_resources, "references/manual-4m.md", 0, 65536)
+                    bench(lambda: read_resource(deep_name, big.deep_resources, "references/page-64k.md", 0, 65536, discovery_root=big_root), n(500), 20)))
+    manual = read_resource(deep_name, big.deep_resources, "references/manual-4m.md", 0, 65536, discovery_root=big_root)
     rows.append(Row(group, f"`read_resource`, one 64 KiB page of a {manual['size'] / 2**20:.0f} MiB file",
-                    bench(lambda: read_resource(deep_name, big.deep_resources, "references/manual-4m.md", 0, 65536), n(100), 5),
+                    bench(lambda: read_resource(deep_name, big.deep_resources, "references/manual-4m.md", 0, 65536, discovery_root=big_root), n(100), 5),
                     note="reads and decodes the whole file per page"))
-    listed = list_resources(deep_name, big.deep_resources)
+    listed = list_resources(deep_name, big.deep_resources, discovery_root=big_root)
     entries_count, files_count = generate.count_entries(big.deep_resources)
     rows.append(Row(group, f"`list_resources`, {entries_count:,} entries ({files_count} files, "
                            f"{len(listed['resources'])} listed, truncated={listed['truncated']})",
-                    bench(lambda: list_resources(deep_name, big.deep_resources), n(100), 5)))
-    many = list_resources("many-files", big.many_files)
+                    bench(lambda: list_resources(deep_name, big.deep_resources, discovery_root=big_root), n(100), 5)))
+    many = list_resources("many-files", big.many_files, discovery_root=big_root)
     rows.append(Row(group, f"`list_resources`, 2,048 files (stops at {len(many['resources'])}, truncated={many['truncated']})",
-                    bench(lambda: list_resources("many-files", big.many_files), n(100), 5)))
+                    bench(lambda: list_resources("many-files", big.many_files, discovery_root=big_root), n(100), 5)))
     return rows
 
 
