@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from typing import Any
 
-# Python decodes a file name's bytes that are not UTF-8 to U+DC80..U+DCFF (`surrogateescape`).
-UNDECODABLE_BYTE_FIRST, UNDECODABLE_BYTE_LAST = 0xDC80, 0xDCFF
-LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+from ..skills.undecodable import LONE_SURROGATE, escaped_char
+
 REPLACEMENT_CHARACTER = "\ufffd"
 
 
@@ -44,15 +42,6 @@ def display_path(path: str) -> str:
     return path
 
 
-def escaped_char(char: str) -> str:
-    """A character shown as an escape: a byte that was not UTF-8 on disk (a `surrogateescape` surrogate)
-    as that byte, `\\xff`; any other as its code point."""
-    code = ord(char)
-    if UNDECODABLE_BYTE_FIRST <= code <= UNDECODABLE_BYTE_LAST:
-        return f"\\x{code - 0xDC00:02x}"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
 def printable(text: str) -> str:
     """One line of terminal-safe text: line breaks, other control characters and bytes that were not
     UTF-8 escaped."""
@@ -69,12 +58,6 @@ def printable(text: str) -> str:
         else:
             out.append(escaped_char(char))
     return "".join(out)
-
-
-def undecodable_escaped(text: str) -> str:
-    """`text` with only its lone surrogates (bytes that were not UTF-8) escaped, for formats that escape
-    line breaks their own way (GitHub annotations)."""
-    return LONE_SURROGATE.sub(lambda match: escaped_char(match.group()), text)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Callable
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from ..skills import activation, limits, resources
+from ..skills.prompt import prompt_block
 from ..skills.catalog import SkillsSession
 from ..skills.errors import InvalidArguments, Refused
 from ..skills.model import Skill
@@ -93,9 +94,6 @@ def register(server: AlbedoLanguageServer) -> None:
     @server.command("skills.prompt")
     @_route
     def skills_prompt(ls: AlbedoLanguageServer, *args: Any) -> dict[str, str]:
-        # The CLI's `catalog --format prompt` writes the same block: one renderer for both front ends.
-        from ..cli.formats.prompt import prompt_block
-
         (folder,) = _arguments(args, ("folder",), 0)
         return {"text": prompt_block(_session(ls, folder).snapshot)}
 

@@ -154,3 +154,54 @@ def test_the_engine_imports_neither_the_server_nor_the_command_line():
     for module in sorted(m for m in graph if m.startswith(f"{PACKAGE}.skills")):
         wrong = {m for m in reachable(graph, module) if m.startswith((f"{PACKAGE}.lsp", f"{PACKAGE}.cli"))}
         assert not wrong, f"{module} (engine) imports {sorted(wrong)}"
+
+
+# The two front ends stand side by side on the engine: what both need lives in the engine. The command line
+# must start without pygls or lsprotocol installed, so nothing it reaches may import them.
+SERVER_ONLY_LIBRARIES = ("pygls", "lsprotocol")
+
+
+def libraries_of(path: str) -> set[str]:
+    """The top-level names of the libraries outside the package that a file imports, anywhere in it."""
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read(), path)
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found - {PACKAGE}
+
+
+def test_the_server_does_not_import_the_command_line():
+    graph = import_graph()
+    servers = sorted(m for m in graph if m == f"{PACKAGE}.lsp" or m.startswith(f"{PACKAGE}.lsp."))
+    assert servers, "no server modules found"
+    for module in servers:
+        wrong = {m for m in reachable(graph, module) if m == f"{PACKAGE}.cli" or m.startswith(f"{PACKAGE}.cli.")}
+        assert not wrong, (
+            f"{module} (server) imports the command line {sorted(wrong)}: move what both need to the engine"
+        )
+
+
+def test_the_command_line_imports_neither_the_server_nor_its_libraries():
+    modules = module_names()
+    graph = import_graph()
+    clis = sorted(m for m in graph if m == f"{PACKAGE}.cli" or m.startswith(f"{PACKAGE}.cli."))
+    assert clis, "no command-line modules found"
+    for module in clis:
+        reached = reachable(graph, module) | {module}
+        wrong = {m for m in reached if m == f"{PACKAGE}.lsp" or m.startswith(f"{PACKAGE}.lsp.")}
+        assert not wrong, f"{module} (command line) imports the server {sorted(wrong)}"
+        libraries = {m: libraries_of(modules[m]) & set(SERVER_ONLY_LIBRARIES) for m in sorted(reached)}
+        libraries = {m: found for m, found in libraries.items() if found}
+        assert not libraries, f"{module} (command line) reaches the server's libraries: {libraries}"
+
+
+def test_the_library_reader_sees_lazy_imports_of_the_server_libraries(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        "import os.path\ndef f():\n    from lsprotocol import types\n    import pygls.server\nfrom . import x\n"
+    )
+    assert libraries_of(str(module)) == {"os", "lsprotocol", "pygls"}

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..output import display_path, undecodable_escaped
+from ...skills.undecodable import undecodable_escaped
+from ..output import display_path
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.model import Diagnostic

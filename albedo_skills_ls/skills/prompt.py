@@ -1,13 +1,17 @@
-"""The catalog as the model sees it: the `<available_skills>` block."""
+"""The catalog as the model sees it: the `<available_skills>` block.
+
+One renderer for both front ends: the command line's `catalog --format prompt` and the server's
+`skills.prompt` route write these same bytes.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..output import undecodable_escaped
+from .undecodable import undecodable_escaped
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ...skills.model import Catalog
+    from .model import Catalog
 
 
 def _xml_text(text: str) -> str:
