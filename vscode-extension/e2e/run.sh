@@ -2,7 +2,8 @@
 # End-to-end tests in a real VS Code: code-server (VS Code 1.96.4 in a browser), built once from the npm
 # registry and cached outside the clone, driven by playwright-core and Debian's Chromium. Installs the .vsix
 # that `npm run package` built into fresh profiles and checks the rendered workbench (workbench.test.mjs).
-# Screenshots for README.md are written to media/ by the suite.
+# The screenshots go to a fresh folder under $TMPDIR (named at the end of the run); ALBEDO_UPDATE_SCREENSHOTS=1
+# writes them over README.md's tracked ones in media/ instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -18,7 +18,15 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * The README's screenshots (media/) are tracked: a run rewrites them only when asked with
+ * ALBEDO_UPDATE_SCREENSHOTS=1, so a run on a clean clone leaves it clean. Otherwise they go to a fresh
+ * folder under the system's temporary folder, named at the end of the run.
+ */
 const MEDIA = path.join(HERE, '..', 'media');
+const UPDATE_SCREENSHOTS = process.env.ALBEDO_UPDATE_SCREENSHOTS === '1';
+const SCREENSHOTS = UPDATE_SCREENSHOTS ? MEDIA : mkdtempSync(path.join(os.tmpdir(), 'albedo-e2e-screenshots-'));
+const README_SCREENSHOTS = ['problems-panel.png', 'skills-view.png'];
 const CODE_SERVER = process.env.CODE_SERVER;
 const VSIX = process.env.ALBEDO_VSIX;
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -213,6 +221,7 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
   let workbench;
   let page;
   let folder;
+  let readmeScreenshots;
 
   before(async () => {
     assert.ok(CODE_SERVER && VSIX, 'run through e2e/run.sh, which builds code-server and the .vsix');
@@ -220,6 +229,7 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
     assert.throws(() => execFileSync('python3', ['-c', 'import albedo_skills_ls'], { env: { PATH: BARE_PATH }, stdio: 'pipe' }), 'python3 cannot import it');
     browser = await launchChromium();
     folder = writeWorkspace();
+    readmeScreenshots = new Map(README_SCREENSHOTS.map((name) => [name, readFileSync(path.join(MEDIA, name))]));
     workbench = await startWorkbench({ folder });
     page = await openWorkbench(browser, workbench.url);
   });
@@ -243,7 +253,7 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
     assert.match(find('differs from its folder'), /name `wrong` differs from its folder `pdf-tools`.*name-mismatch.*\[Ln 2, Col 7\]/);
     assert.match(find('add a `description`'), /description-missing.*\[Ln 1, Col 1\]/);
     assert.match(find('is hidden by'), /skill `review` is hidden by .*\.albedo\/skills\/review\/SKILL\.md.*\[Ln 2, Col 7\]/);
-    await page.locator('.part.panel').screenshot({ path: path.join(MEDIA, 'problems-panel.png') });
+    await page.locator('.part.panel').screenshot({ path: path.join(SCREENSHOTS, 'problems-panel.png') });
   });
 
   it('runs the bundled server with the bare python3, and says so in the output channel', async () => {
@@ -334,7 +344,7 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
     assert.match(rows.find((row) => row.includes('hidden by')), /review.*hidden by \.albedo\/skills\/review/);
     assert.match(rows[index('pdf-tools')], /pdf-tools.*1 error/);
     assert.match(await page.locator('.statusbar-item', { hasText: 'skills' }).first().textContent(), /3 skills.*2/);
-    await view.screenshot({ path: path.join(MEDIA, 'skills-view.png') });
+    await view.screenshot({ path: path.join(SCREENSHOTS, 'skills-view.png') });
 
     await view.locator('.monaco-list-row', { hasText: 'demo' }).click();
     await waitForText(page, (text) => text.startsWith('---\nname: demo'), 'demo/SKILL.md did not open');
@@ -387,6 +397,17 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
     await page.locator('.statusbar-item', { hasText: '4 skills' }).waitFor();
     assert.equal(await page.locator('[id="status.problems"]').getAttribute('aria-label'), 'Errors: 2, Warnings: 1');
   }));
+
+  it('takes the screenshots, rewriting the README ones in media/ only with ALBEDO_UPDATE_SCREENSHOTS=1', () => {
+    for (const name of README_SCREENSHOTS) {
+      const taken = readFileSync(path.join(SCREENSHOTS, name));
+      assert.ok(taken.subarray(1, 4).toString() === 'PNG' && taken.length > 1000, `${name} is not a screenshot`);
+      if (!UPDATE_SCREENSHOTS) {
+        assert.ok(readFileSync(path.join(MEDIA, name)).equals(readmeScreenshots.get(name)), `media/${name} was rewritten`);
+      }
+    }
+    console.log(`# screenshots: ${SCREENSHOTS}${UPDATE_SCREENSHOTS ? '' : ' (ALBEDO_UPDATE_SCREENSHOTS=1 writes them to media/)'}`);
+  });
 });
 
 describe('a bad interpreter in VS Code 1.96.4 (code-server)', { timeout: 5 * HANG_GUARD_MS }, () => {
