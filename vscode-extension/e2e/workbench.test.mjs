@@ -230,7 +230,8 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
     browser = await launchChromium();
     folder = writeWorkspace();
     readmeScreenshots = new Map(README_SCREENSHOTS.map((name) => [name, readFileSync(path.join(MEDIA, name))]));
-    workbench = await startWorkbench({ folder });
+    // One server setting the server refuses: it alone reports it (issue 9), the extension adds no copy.
+    workbench = await startWorkbench({ folder, machineSettings: { 'albedoSkills.logLevel': 'loud' } });
     page = await openWorkbench(browser, workbench.url);
   });
 
@@ -240,6 +241,20 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
     if (folder) {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it("reports a bad server setting in exactly one notification, the server's", async () => {
+    await page.locator('.notification-toast', { hasText: 'albedoSkills.logLevel' }).waitFor();
+    await runCommand(page, 'Notifications: Show Notifications');
+    const items = page.locator('.notifications-center .notification-list-item');
+    await items.first().waitFor();
+    const texts = (await items.allTextContents()).map((text) => text.replace(/\u00a0/g, ' '));
+    const about = texts.filter((text) => text.includes('albedoSkills.logLevel'));
+    assert.equal(about.length, 1, texts.join('\n---\n'));
+    assert.match(about[0], /albedoSkills\.logLevel`? is invalid .*'loud'.*using the default 'info'/);
+    // Cleared, so no toast covers what the next checks and screenshots look at.
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await page.locator('.notifications-center .notification-list-item').first().waitFor({ state: 'detached' });
   });
 
   it('shows every skill diagnostic in the Problems panel, with its place, from the bundled server', async () => {
@@ -264,6 +279,8 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
     assert.match(text, /Server command: python3 -I -X utf8 \S+\/bundled\/tool\/launch\.py \(from default-python, bundled server\)/);
     assert.match(text, /Python 3\.\d+\.\d+ \(\/usr\/bin\/python3\)/);
     assert.doesNotMatch(text, /Cancel notification|\[error\]/);
+    // The refused logLevel is the server's to report (the notification above): no copy from the extension here.
+    assert.doesNotMatch(text, /albedoSkills\.logLevel/);
   });
 
   it('shows a hover on a frontmatter key', async () => {

@@ -172,16 +172,18 @@ class Server implements vscode.Disposable {
     const raw = Object.fromEntries(SETTING_KEYS.map((key) => [key, config.get(key)]));
     const { settings, problems } = readSettings(raw);
     const strategy = readImportStrategy(config.get('server.importStrategy'));
-    const launchProblems = [...problems.map((problem) => ({ launch: problem.key.startsWith('server.'), message: problem.message }))];
+    // Only the launch settings (server.*) are the extension's to report. The server's own settings are passed
+    // through as written (initializationOptionsAsWritten) and the server, their one validator, reports a bad
+    // value itself: a copy here would say it twice.
+    const launchProblems = problems.filter((problem) => problem.key.startsWith('server.')).map((problem) => problem.message);
     if (strategy.problem !== undefined) {
-      launchProblems.push({ launch: true, message: strategy.problem });
+      launchProblems.push(strategy.problem);
     }
-    for (const problem of launchProblems) {
-      this.channel.warn(problem.message);
-      // The server reports its own settings; the launch settings are the extension's to report.
-      if (problem.launch && !this.shownProblems.has(problem.message)) {
-        this.shownProblems.add(problem.message);
-        void vscode.window.showWarningMessage(`Albedo Skills: ${problem.message}`);
+    for (const message of launchProblems) {
+      this.channel.warn(message);
+      if (!this.shownProblems.has(message)) {
+        this.shownProblems.add(message);
+        void vscode.window.showWarningMessage(`Albedo Skills: ${message}`);
       }
     }
 
