@@ -39,6 +39,7 @@ and the patterns have no nested quantifiers that can backtrack.
 
 from __future__ import annotations
 
+import bisect
 import os
 import posixpath
 import re
@@ -48,6 +49,7 @@ from urllib.parse import unquote
 
 from . import codes
 from .frontmatter import closing_line, lines_of, opens_frontmatter
+from .inline_scan import code_spans, inline_links
 from .markdown import prose_lines
 from . import limits
 from .model import INFORMATION, Diagnostic, Range
@@ -60,12 +62,9 @@ Status = Literal["ok", "missing", "outside"]
 STANDARD_FOLDERS = ("references", "scripts", "assets")
 _MAX_LINK_HOPS = 40  # symbolic links followed while resolving one reference (as the kernel's ELOOP bound)
 
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
-_INLINE_LINK = re.compile(
-    r"!?\[(?:[^\[\]\\]|\\.)*\]"  # [text] (no nested brackets)
-    r"\(\s*(?:<(?P<angle>[^<>\n]*)>|(?P<bare>(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))+))"
-    r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
-)
+# Every expression below runs over file text and is linear in the line: anchored (`match`), or with a
+# bounded attempt per position. Code spans and inline links have no such expression: see inline_scan.py;
+# link reference definitions are scanned by hand in `link_definition`.
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _CODE_PATH = re.compile(r"^(?:\./)?[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*(?:/[A-Za-z0-9_.@+-]+)+$")
 _EXTENSION = re.compile(r"[^/.]\.[A-Za-z0-9]{1,10}$")
@@ -182,15 +181,12 @@ def _line_references(line: str, number: int) -> list[Reference]:
     if "[" not in plain:
         return found
     # (start, end) of each link on the line, and (start, end) of the target within it
-    links = [(m.start(), m.end(), *_target_span(m)) for m in _INLINE_LINK.finditer(plain)]
+    links = [(span.start, span.end, span.begin, span.stop) for span, _group in inline_links(plain)]
     definition = link_definition(plain)
     if definition is not None:
         links.insert(0, (0, len(plain), *definition))
     # a code span inside a link's text names the link's own target: the link alone is the reference
-    found = [
-        code for code in found
-        if not any(start <= code.range.start.character < end for start, end, _b, _e in links)
-    ]
+    found = [code for code in found if not _inside_any(code.range.start.character, links)]
     for _start, _end, begin, end in links:
         written = plain[begin:end]
         target = _link_target(written)
@@ -201,9 +197,14 @@ def _line_references(line: str, number: int) -> list[Reference]:
     return found
 
 
-def _target_span(match: re.Match[str]) -> tuple[int, int]:
-    group = "angle" if match.group("angle") is not None else "bare"
-    return match.start(group), match.end(group)
+def _inside_any(character: int, links: list[tuple[int, int, int, int]]) -> bool:
+    """Whether `character` falls within one of the links (sorted by start; a definition, first, spans the
+    line and may overlap the inline links after it). Bisection keeps a line of many code spans and many
+    links linear-logarithmic instead of quadratic."""
+    if links and links[0][0] <= character < links[0][1]:
+        return True
+    index = bisect.bisect_right(links, character, lo=1, key=lambda link: link[0]) - 1
+    return index >= 1 and links[index][0] <= character < links[index][1]
 
 
 _SPACE = " \t"
@@ -292,17 +293,17 @@ def _code_references(line: str, number: int, found: list[Reference]) -> str:
     """Add the paths named by the line's code spans to `found`; return the line with the spans blanked
     (blanking matters only to the link scan, so a line without `[` is returned as it is)."""
     masked = list(line) if "[" in line else None
-    for span in _CODE_SPAN.finditer(line):
+    for span in code_spans(line):
         if masked is not None:
-            masked[span.start() : span.end()] = " " * (span.end() - span.start())
-        content = span.group(2)
+            masked[span.start : span.end] = " " * (span.end - span.start)
+        content = line[span.begin : span.stop]
         if "/" not in content:
             continue  # a path names a folder: most code spans are words, rejected here without a regex
         target = _code_target(content)
         if target is not None:
             offset = len(content) - len(content.lstrip())
             written = content.strip()
-            begin = span.start(2) + offset
+            begin = span.begin + offset
             found.append(Reference(target, written, "code", Range.of(number, begin, number, begin + len(written))))
     return line if masked is None else "".join(masked)
 
