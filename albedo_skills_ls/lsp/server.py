@@ -31,6 +31,7 @@ from . import settings as settings_module
 from .client import ClientFeatures
 from .convert import LineSource, path_to_uri, to_lsp_diagnostic, uri_to_path
 from .documents import Kind, open_document
+from .protocol import AlbedoProtocol
 from .settings import Settings
 
 log = logging.getLogger("albedo_skills_ls")
@@ -43,7 +44,7 @@ CATALOG_CHANGED = "albedoSkills/catalogChanged"
 
 class AlbedoLanguageServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("albedo-skills-ls", __version__)
+        super().__init__("albedo-skills-ls", __version__, protocol_cls=AlbedoProtocol)
         self.settings = Settings()
         self.client = ClientFeatures()  # until `initialize` says more: see `take_client`
         self.sessions: list[SkillsSession] = []

@@ -1,0 +1,86 @@
+"""pygls's JSON-RPC protocol, with the lifecycle and bookkeeping fixes the server needs (issue 11, items 3, 8).
+
+Each fix is a small override of pygls 2.1.1 internals, named and tested (tests/hostile/test_protocol.py);
+each test also fails when pygls changes the internals it relies on, so an upgrade shows what to revisit.
+
+- Finished handlers are forgotten. `JsonRPCProtocol._execute_handler` stores the future of every async,
+  threaded or generator handler in `_request_futures`, keyed by a fresh uuid for notifications and for each
+  step of a generator handler (every builtin such as `didChange`), and only responses ever remove entries:
+  one or two futures leaked per notification, about 2 KB per edit.
+- Ended progress tokens are forgotten (pygls issue #607): `Progress.end` leaves the token's future in
+  `Progress.tokens` forever.
+- `shutdown` cancels what is in flight over a copy of `_request_futures` (a cancelled future is now
+  forgotten at once, which changed the dict under pygls's own loop).
+- Before `initialize`, a request is answered with ServerNotInitialized (-32002) and a notification other
+  than `exit` is dropped, as the protocol says, instead of reaching handlers that wait for a first
+  discovery that has not started (the request was held forever).
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future
+from typing import Any, Generator
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcServerNotInitialized
+from pygls.progress import Progress
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+from pygls.protocol.json_rpc import RPCNotification, RPCRequest
+
+log = logging.getLogger("albedo_skills_ls")
+
+
+class EndingProgress(Progress):
+    """`Progress` that drops a token once its work has ended: nothing can cancel finished work."""
+
+    def end(self, token: types.ProgressToken, value: types.WorkDoneProgressEnd) -> None:
+        super().end(token, value)
+        self.tokens.pop(token, None)
+
+
+class AlbedoProtocol(LanguageServerProtocol):
+    def __init__(self, server: Any, converter: Any) -> None:
+        super().__init__(server, converter)
+        self.progress = EndingProgress(self)
+        self.initialize_received = False
+
+    def _execute_handler(self, msg_id: Any, handler: Any, callback: Any, args: Any = None, kwargs: Any = None) -> None:
+        def forget_then(future: Future[Any]) -> None:
+            # Only this handler's own entry: a request's id may since have been reused by a cancellation.
+            if self._request_futures.get(msg_id) is future:
+                del self._request_futures[msg_id]
+            callback(future)
+
+        super()._execute_handler(msg_id, handler, forget_then, args, kwargs)
+
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """pygls's `shutdown`, iterating over a copy: cancelling a future now runs `forget_then`, which
+        removes it from the dict being iterated."""
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        current_id = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != current_id and not future.done():
+                future.cancel()
+        self._shutdown = True
+        return None
+
+    def handle_message(self, message: Any) -> None:
+        if not self.initialize_received:
+            method = getattr(message, "method", None)
+            # Checked by shape: a request also satisfies the notification protocol class.
+            if isinstance(message, RPCRequest) and hasattr(message, "id"):
+                if method != types.INITIALIZE:
+                    # debug only: the client log handler would send a notification before `initialize`
+                    log.debug("request %r before initialize: answered with ServerNotInitialized", method)
+                    error = JsonRpcServerNotInitialized(f"{method} was sent before initialize; initialize first")
+                    self._send_response(message.id, None, error.to_response_error())
+                    return
+                self.initialize_received = True
+            elif isinstance(message, RPCNotification) and method != types.EXIT:
+                log.debug("notification %r before initialize: dropped", method)
+                return
+        super().handle_message(message)
