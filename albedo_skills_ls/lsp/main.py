@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import gc
+import ipaddress
 import logging
 import sys
 
 from .. import __version__
+
+MAX_PORT = 65535
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -55,15 +58,40 @@ def main(argv: list[str] | None = None) -> int:
     server = create_server()
     gc.freeze()
     gc.enable()
+    from . import transport
+
     if args.tcp:
-        host, _, port = args.tcp.rpartition(":")
-        if not host or not port.isdigit():
-            print("albedo-skills-ls: --tcp expects HOST:PORT, e.g. 127.0.0.1:2087", file=sys.stderr)
+        try:
+            host, port = parse_address(args.tcp)
+        except ValueError as exc:
+            print(f"albedo-skills-ls: --tcp {args.tcp}: {exc}", file=sys.stderr)
             return 2
-        server.start_tcp(host, int(port))
-    else:
-        server.start_io()
-    return 0
+        return transport.serve_tcp(server, host, port)
+    return transport.serve_stdio(server)
+
+
+def parse_address(value: str) -> tuple[str, int]:
+    """`HOST:PORT` or `[IPv6]:PORT` -> (host, port); ValueError saying what is wrong and what to write."""
+    example = "expected HOST:PORT, such as 127.0.0.1:2087 or [::1]:2087"
+    host, colon, port = value.rpartition(":")
+    if not colon or not host:
+        raise ValueError(example)
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise ValueError(f"{host!r} between brackets is not an IPv6 address; {example}") from None
+    elif ":" in host:
+        raise ValueError(f"write an IPv6 address between brackets, as in [::1]:2087; {example}")
+    elif host.replace(".", "").isdigit():
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            raise ValueError(f"{host!r} is not an IPv4 address; {example}") from None
+    if not port.isdigit() or int(port) > MAX_PORT:
+        raise ValueError(f"the port must be a number from 0 (any free port) to {MAX_PORT}, not {port!r}")
+    return host, int(port)
 
 
 if __name__ == "__main__":
