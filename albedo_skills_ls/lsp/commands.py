@@ -17,7 +17,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from ..skills import activation, limits, resources
 from ..skills.prompt import prompt_block
 from ..skills.catalog import SkillsSession
-from ..skills.errors import InvalidArguments, Refused
+from ..skills.errors import InvalidArguments, Refused, require_unicode
 from ..skills.model import Skill
 from .convert import uri_to_path
 from .server import AlbedoLanguageServer
@@ -40,6 +40,8 @@ def _route(handler: Callable[..., Any]) -> Callable[..., Any]:
         if not ls.settings.enable:
             raise RequestFailed("the Albedo skills extension is disabled (`albedoSkills.enable`): enable it first")
         try:
+            for index, argument in enumerate(args):
+                _require_unicode_within(f"argument {index + 1}", argument)
             return handler(ls, *args)
         except InvalidArguments as exc:
             raise JsonRpcInvalidParams(str(exc)) from exc
@@ -47,6 +49,20 @@ def _route(handler: Callable[..., Any]) -> Callable[..., Any]:
             raise RequestFailed(str(exc)) from exc
 
     return wrapper
+
+
+def _require_unicode_within(what: str, value: Any) -> None:
+    """Every string in a JSON argument (keys too) is valid Unicode: a lone surrogate names no file and must
+    never reach an activation raw (decisions.md section 8)."""
+    if isinstance(value, str):
+        require_unicode(what, value)
+    elif isinstance(value, list):
+        for item in value:
+            _require_unicode_within(what, item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _require_unicode_within(what, key)
+            _require_unicode_within(what, item)
 
 
 def _arguments(args: tuple[Any, ...], names: tuple[str, ...], required: int) -> list[Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from typing import Callable, Sequence
+from urllib.parse import quote, unquote_to_bytes, urlsplit
 
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
@@ -27,6 +28,12 @@ SOURCE = "albedo-skills"
 
 
 def path_to_uri(path: str) -> str:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        # A name that is not UTF-8 reaches us as surrogate escapes, which pygls cannot quote: percent-encode
+        # the file's real bytes (`bad\xff` -> `bad%FF`), which `uri_to_path` turns back into the same path.
+        return "file://" + quote(os.fsencode(path))
     return from_fs_path(path) or f"file://{path}"
 
 
@@ -34,6 +41,11 @@ def uri_to_path(uri: str) -> str | None:
     """The absolute, normalised path of a `file:` URI, or None for other schemes."""
     if not uri.startswith("file:"):
         return None
+    raw = unquote_to_bytes(urlsplit(uri).path)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:  # percent-encoded bytes that are not UTF-8: a name as the file system has it
+        return os.path.normpath(os.fsdecode(raw))
     path = to_fs_path(uri)
     return os.path.normpath(path) if path else None
 

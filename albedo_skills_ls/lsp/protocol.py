@@ -18,18 +18,47 @@ each test also fails when pygls changes the internals it relies on, so an upgrad
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+import json
 import logging
+import re
 from concurrent.futures import Future
 from typing import Any, Generator
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcServerNotInitialized
+from pygls.exceptions import JsonRpcInternalError, JsonRpcServerNotInitialized
 from pygls.progress import Progress
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.protocol.json_rpc import RPCNotification, RPCRequest
 
 log = logging.getLogger("albedo_skills_ls")
+
+
+# In pygls's ASCII JSON, a surrogate escape: a lone one (from a surrogate-escaped name) or half of a pair. A
+# match only sends the message down the slower path that decides which.
+_LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def _shown(value: Any) -> Any:
+    """`value` with every lone surrogate in its strings shown as an escape: `\\xff` for an undecodable byte,
+    `\\ud800` for any other (after json.loads, an astral character is one code point, never a pair)."""
+    if isinstance(value, str):
+        return _SURROGATE.sub(_escape, value)
+    if isinstance(value, list):
+        return [_shown(item) for item in value]
+    if isinstance(value, dict):
+        return {_shown(key): _shown(item) for key, item in value.items()}
+    return value
 
 
 class EndingProgress(Progress):
@@ -67,6 +96,35 @@ class AlbedoProtocol(LanguageServerProtocol):
                 future.cancel()
         self._shutdown = True
         return None
+
+    def _send_data(self, data: Any) -> None:
+        """pygls's `_send_data`, with two differences: lone surrogates (names that are not UTF-8, read with
+        surrogate escapes) are shown as `\\xff`-style escapes instead of reaching the editor as invalid
+        Unicode, and only the size of a message is logged, never its body (a body may hold a file's text)."""
+        if not data:
+            return
+        if self.writer is None:
+            log.error("cannot send a message: no transport")
+            return
+        try:
+            body = json.dumps(data, default=self._serialize_message)
+            if _LONE_SURROGATE_ESCAPE.search(body):
+                body = json.dumps(_shown(json.loads(body)))
+            log.debug("sending a message of %d bytes", len(body))
+            header = (
+                f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+                if self._include_headers
+                else ""
+            )
+            written = self.writer.write((header + body).encode(self.CHARSET))
+            if inspect.isawaitable(written):
+                asyncio.ensure_future(written)
+        except BrokenPipeError:
+            log.error("the client closed the connection")
+            raise
+        except Exception as error:
+            log.error("a message could not be sent: %s", type(error).__name__)
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     def handle_message(self, message: Any) -> None:
         if not self.initialize_received:

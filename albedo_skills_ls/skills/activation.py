@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from .confinement import confined_folder
 from .discovery import SKILL_FILE, read_skill_bytes
-from .errors import InvalidArguments, Refused
+from .errors import InvalidArguments, Refused, require_unicode
 from .frontmatter import read_text
 from .model import Catalog, CommandArgument, CommandEntry, Skill
 from .rules import check_frontmatter
@@ -110,6 +110,9 @@ def invoke(
     Built-ins say what they do (`/reload` runs `reload`, when the caller provides it)."""
     if not isinstance(arguments, str):
         raise InvalidArguments("`arguments` must be a string (use \"\" for none)")
+    require_unicode("`arguments`", arguments)
+    if isinstance(command, str):
+        require_unicode("`command`", command)
     if mode not in MODES:
         raise InvalidArguments(f"`mode` must be \"model\" or \"user\", not {mode!r}")
     target = resolve(catalog, command)

@@ -38,7 +38,7 @@ from typing import Any
 from . import codes
 from .codes import Code
 from .confinement import confined_folder, open_beneath
-from .errors import InvalidArguments, Refused
+from .errors import InvalidArguments, Refused, require_unicode
 from .limits import (
     DEFAULT_READ_LIMIT,
     MAX_READ_LIMIT,
@@ -369,6 +369,7 @@ def _normalize(resource: str) -> str:
     """Refuse every traversal form, then drop empty and `.` segments: `./a//b.md` -> `a/b.md`."""
     if resource == "":
         raise Refused(f"the resource path is empty; {_EXAMPLE}")
+    require_unicode("the resource path", resource)
     if "\0" in resource:
         raise Refused(f"the resource path {resource!r} contains a NUL byte; {_EXAMPLE}")
     if "\\" in resource:

@@ -23,6 +23,7 @@ class RawServer:
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
         self.next_id = 0
+        self.notes: list[dict[str, Any]] = []  # the server's notifications read so far, in order
 
     @classmethod
     async def start(cls, home: str, *extra: str) -> RawServer:
@@ -73,6 +74,20 @@ class RawServer:
                 await self.write(frame({"jsonrpc": "2.0", "id": message["id"], "result": result}))
             elif message.get("id") == msg_id and "method" not in message:
                 return message
+            elif "method" in message:
+                self.notes.append(message)
+
+    async def notification(self, method: str, predicate: Any = lambda params: True) -> dict[str, Any]:
+        """The first notification `method` whose params satisfy `predicate`, read so far or next."""
+        seen = 0
+        while True:
+            for note in self.notes[seen:]:
+                if note["method"] == method and predicate(note["params"]):
+                    return note
+            seen = len(self.notes)
+            message = await self.read()
+            if "method" in message and "id" not in message:
+                self.notes.append(message)
 
     async def request(self, method: str, params: Any = None) -> dict[str, Any]:
         msg_id = await self.send(method, params)
