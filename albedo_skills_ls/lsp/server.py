@@ -23,7 +23,7 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..skills import slash
-from ..skills.catalog import SkillsSession, check_buffer, placement
+from ..skills.catalog import SkillsSession, bounded_file_diagnostics, check_buffer, placement
 from ..skills.discovery import WORKSPACE_ROOTS, USER_ROOTS
 from ..skills.model import Catalog, Diagnostic
 from ..skills.paths import is_within
@@ -156,6 +156,10 @@ class AlbedoLanguageServer(LanguageServer):
         return document.kind if document else None
 
     def diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
+        """What the editor shows for one file now: bounded (skills/limits.py MAX_FILE_DIAGNOSTICS)."""
+        return bounded_file_diagnostics(path, self._all_diagnostics_for(path))
+
+    def _all_diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
         """One file's diagnostics now: an open buffer is checked from its text, any other from the snapshot."""
         if not self.settings.enable:
             return ()

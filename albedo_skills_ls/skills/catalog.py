@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from . import codes
+from . import codes, limits
 from .discovery import (
     DEFAULT_BUILTINS,
     SKILL_FILE,
@@ -22,7 +22,7 @@ from .discovery import (
     discover,
     read_skill_text,
 )
-from .model import Catalog, Diagnostic, Scope
+from .model import SEVERITY_RANK, Catalog, Diagnostic, Scope
 from .references import check_references
 from .rules import ParsedSkill, check_document
 
@@ -47,6 +47,22 @@ def placement(catalog: Catalog, path: str) -> Placement | None:
         if os.path.normpath(root.path) == parent:
             return Placement(index, root.path, root.scope, folder_name)
     return None
+
+
+def bounded_file_diagnostics(path: str, found: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
+    """At most MAX_FILE_DIAGNOSTICS of one file's diagnostics, the most severe first and in document order
+    among equals, plus one `diagnostic-limit` note saying how many more there are. A file full of broken
+    links (or a chat buffer of 200,000 unknown commands) stays one screenful, cheap to send and to show."""
+    if len(found) <= limits.MAX_FILE_DIAGNOSTICS:
+        return found
+    kept = sorted(found, key=lambda d: (SEVERITY_RANK[d.severity], d.range.start, d.code))[: limits.MAX_FILE_DIAGNOSTICS]
+    more = len(found) - len(kept)
+    note = codes.DIAGNOSTIC_LIMIT.at(
+        path,
+        f"{more:,} more diagnostic{' is' if more == 1 else 's are'} not shown for this file (the editor shows at most "
+        f"{limits.MAX_FILE_DIAGNOSTICS}); fix these, or run `albedo-skills check` to list them all",
+    )
+    return (note, *sorted(kept, key=lambda d: d.sort_key))
 
 
 def check_buffer(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ...]:

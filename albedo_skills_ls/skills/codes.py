@@ -278,11 +278,12 @@ CANDIDATE_LIMIT = _code(
 )
 DIAGNOSTIC_LIMIT = _code(
     "diagnostic-limit", INFORMATION,
-    "More than 64 diagnostics: the rest were not shown.",
+    "More than 64 diagnostics in the catalog, or 200 for one file in the editor: the rest were not shown.",
     "more than 64 catalog diagnostics: errors are kept first, then warnings, then information (within a "
     "severity, in sorted order); this one says how many were not shown and sits where `candidate-limit` does. "
-    "The command line's summary still counts every diagnostic, by severity",
-    "Fix the diagnostics shown and reload to see the rest.",
+    "The command line's summary still counts every diagnostic, by severity. In the editor, more than 200 for "
+    "one file: the 200 most severe are shown and this one says how many more",
+    "Fix the diagnostics shown and reload to see the rest; `albedo-skills check` lists them all.",
 )
 UNREADABLE = _code(
     "unreadable", ERROR,

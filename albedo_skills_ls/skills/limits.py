@@ -9,6 +9,9 @@ MAX_DIAGNOSTICS = 64  # catalog diagnostics kept (limit diagnostics are extra an
 MAX_FRONTMATTER_BYTES = 64 * 1024  # UTF-8 bytes between the two `---` lines
 MAX_SKILL_FILE_BYTES = 1024 * 1024  # bytes of one SKILL.md
 
+# What the editor shows for one file: the most severe first, then one note saying how many more
+MAX_FILE_DIAGNOSTICS = 200
+
 # Field rules (the Agent Skills format)
 MAX_NAME_CHARS = 64
 MAX_DESCRIPTION_CHARS = 1024
