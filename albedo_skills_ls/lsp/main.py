@@ -9,6 +9,7 @@ import logging
 import sys
 
 from .. import __version__
+from .redaction import ContentRedaction
 
 MAX_PORT = 65535
 
@@ -46,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         logging.FileHandler(args.log_file, encoding="utf-8") if args.log_file else logging.StreamHandler(sys.stderr)
     )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(ContentRedaction())
     logging.basicConfig(level=level, handlers=[handler])
     logging.getLogger("pygls.protocol.json_rpc").addFilter(CancelsAtDebug())
 
