@@ -145,6 +145,7 @@ def register(server: AlbedoLanguageServer) -> None:
             0 if offset is None else offset,
             limits.DEFAULT_READ_LIMIT if limit is None else limit,
             discovery_root=skill.root,
+            verdicts=ls.primary().encoding_verdicts,  # keyed by file identity: any session's would do
         )
 
     @server.command("skills.reload")

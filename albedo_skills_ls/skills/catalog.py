@@ -24,6 +24,7 @@ from .discovery import (
 )
 from .model import SEVERITY_RANK, Catalog, Diagnostic, Scope
 from .references import check_references
+from .resources import EncodingVerdicts
 from .rules import ParsedSkill, check_document
 
 
@@ -109,6 +110,8 @@ class SkillsSession:
         self.user_roots = user_roots
         self.builtins = tuple(builtins)
         self._cache = ParseCache()
+        # skills.read pages: the encoding of each file read, so later pages read only themselves
+        self.encoding_verdicts = EncodingVerdicts()
         self._lock = threading.Lock()  # one rebuild at a time; readers never wait
         self._snapshot: Catalog | None = None
 

@@ -29,6 +29,7 @@ MAX_RESOURCE_DEPTH = 16  # directory levels below the skill root
 DEFAULT_READ_LIMIT = 16 * 1024
 MAX_READ_LIMIT = 64 * 1024
 MAX_RESOURCE_BYTES = 16 * 1024 * 1024
+MAX_ENCODING_VERDICTS = 256  # files whose encoding a session remembers, so paging reads only the page
 
 # References (decisions.md section 7)
 MAX_NEAR_MISS_ENTRIES = 256  # entries of one folder listed to find what a missing reference meant

@@ -26,6 +26,7 @@ Diagnostic codes produced by `list_resources` (all with `range` at the file star
 from __future__ import annotations
 
 import base64
+import codecs
 import errno
 import os
 import re
@@ -42,6 +43,7 @@ from .errors import InvalidArguments, Refused, require_unicode
 from .limits import (
     DEFAULT_READ_LIMIT,
     MAX_READ_LIMIT,
+    MAX_ENCODING_VERDICTS,
     MAX_RESOURCE_BYTES,
     MAX_RESOURCE_DEPTH,
     MAX_RESOURCE_ENTRIES,
@@ -50,7 +52,7 @@ from .limits import (
 from .model import WARNING, Diagnostic
 from .paths import is_within
 
-__all__ = ["list_resources", "read_resource"]
+__all__ = ["EncodingVerdicts", "list_resources", "read_resource"]
 
 # The bytes read from the OS per read() call when loading a resource; only a buffer size, not a bound.
 _READ_CHUNK = 1024 * 1024
@@ -403,9 +405,9 @@ def _open_checked(real_root: str, real: str, shown: str, expected: os.stat_resul
     return fd
 
 
-def _load(real_root: str, root: str, rel: str) -> bytes:
-    """The whole resource `rel` (already normalized) of the resolved skill folder `root`, after every safety
-    check; `real_root` is its resolved discovery root, from which the file is opened."""
+def _open_resource(real_root: str, root: str, rel: str) -> tuple[int, os.stat_result]:
+    """The open descriptor and fstat of resource `rel` (already normalized) of the resolved skill folder
+    `root`, after every safety check; `real_root` is its resolved discovery root, from which it is opened."""
     real = os.path.realpath(os.path.join(root, rel))
     if not is_within(real, root):
         raise Refused(
@@ -426,31 +428,70 @@ def _load(real_root: str, root: str, rel: str) -> bytes:
         raise Refused(f"the resource {rel} is a folder; list the files in it with skills.resources")
     if not stat.S_ISREG(st.st_mode):
         raise Refused(f"the resource {rel} is {_kind(st.st_mode)}; only regular files can be read")
-    if st.st_size > MAX_RESOURCE_BYTES:
+    fd = _open_checked(real_root, real, rel, st)
+    opened = os.fstat(fd)
+    if opened.st_size > MAX_RESOURCE_BYTES:
+        os.close(fd)
         raise Refused(
-            f"the resource {rel} is {st.st_size} bytes, over the {MAX_RESOURCE_BYTES // (1024 * 1024)} MiB "
+            f"the resource {rel} is {opened.st_size} bytes, over the {MAX_RESOURCE_BYTES // (1024 * 1024)} MiB "
             f"limit ({MAX_RESOURCE_BYTES} bytes) for skills.read"
         )
+    return fd, opened
 
-    fd = _open_checked(real_root, real, rel, st)
-    try:
-        chunks: list[bytes] = []
-        total = 0
-        # Read to the end, but never more than one byte past the bound: a file that grew after the stat
-        # is refused instead of read without limit.
-        while total <= MAX_RESOURCE_BYTES:
-            chunk = os.read(fd, min(_READ_CHUNK, MAX_RESOURCE_BYTES + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-    finally:
-        os.close(fd)
-    if total > MAX_RESOURCE_BYTES:
-        raise Refused(
-            f"the resource {rel} grew past the {MAX_RESOURCE_BYTES // (1024 * 1024)} MiB limit while it was read"
-        )
+
+def _read_at(fd: int, count: int, offset: int, rel: str) -> bytes:
+    """Exactly `count` bytes from `offset`; Refused when the file ends sooner (it shrank since its fstat)."""
+    chunks: list[bytes] = []
+    got = 0
+    while got < count:
+        chunk = os.pread(fd, min(_READ_CHUNK, count - got), offset + got)
+        if not chunk:
+            raise Refused(f"the resource {rel} changed while it was read; read it again")
+        chunks.append(chunk)
+        got += len(chunk)
     return b"".join(chunks)
+
+
+def _encoding_of(fd: int, size: int, rel: str) -> str:
+    """"utf-8" when the whole file is valid UTF-8, else "base64": one pass, a chunk at a time."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        for start in range(0, size, _READ_CHUNK):
+            decoder.decode(_read_at(fd, min(_READ_CHUNK, size - start), start, rel))
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return "base64"
+    return "utf-8"
+
+
+FileIdentity = tuple[int, int, int, int]  # device, inode, size, modification time (ns)
+
+
+class EncodingVerdicts:
+    """Which files were found to be UTF-8, by file identity, for one session (issue 11 item 11).
+
+    Deciding the encoding reads the whole file; remembering the verdict makes every later page of the same
+    file cost only the page. A file that changes gets a new identity (size or modification time), so a
+    stale verdict is never used. At most MAX_ENCODING_VERDICTS are kept, the oldest forgotten first.
+    """
+
+    def __init__(self) -> None:
+        self._verdicts: dict[FileIdentity, str] = {}
+
+    def get(self, identity: FileIdentity) -> str | None:
+        return self._verdicts.get(identity)
+
+    def remember(self, identity: FileIdentity, encoding: str) -> None:
+        self._verdicts.pop(identity, None)
+        self._verdicts[identity] = encoding
+        while len(self._verdicts) > MAX_ENCODING_VERDICTS:
+            del self._verdicts[next(iter(self._verdicts))]
+
+    def forget(self, identity: FileIdentity) -> None:
+        self._verdicts.pop(identity, None)
+
+    def __len__(self) -> int:
+        return len(self._verdicts)
 
 
 def _is_continuation(byte: int) -> bool:
@@ -465,6 +506,7 @@ def read_resource(
     limit: int = DEFAULT_READ_LIMIT,
     *,
     discovery_root: str,
+    verdicts: EncodingVerdicts | None = None,
 ) -> dict[str, Any]:
     """Read one page of one regular file beneath the skill folder.
 
@@ -493,6 +535,9 @@ def read_resource(
     UTF-8 file must use a limit of at least 4. Otherwise `encoding` is "base64" and `content` is the
     base64 of exactly bytes [offset, offset + limit). Either way `next_offset` is `offset` plus the bytes
     in the page and `truncated` is `next_offset < size`; joining every page from 0 gives the file exactly.
+
+    Deciding the encoding reads the whole file once; with `verdicts` (a session's EncodingVerdicts) that
+    decision is remembered per file identity, so each later page reads only its own bytes.
     """
     _require_str("name", name)
     if not isinstance(resource, str):
@@ -501,30 +546,40 @@ def read_resource(
     limit = min(_require_count("limit", limit), MAX_READ_LIMIT)
     rel = _normalize(resource)
     real_root, root = _resolve_root(skill_root, discovery_root)
-    data = _load(real_root, root, rel)
-    size = len(data)
-    if offset > size:
-        raise InvalidArguments(f"offset {offset} is past the end (size {size}); the last page ends at {size}")
-
+    fd, st = _open_resource(real_root, root, rel)
     try:
-        data.decode("utf-8")  # validation only; nothing is cached between calls
-        encoding = "utf-8"
-    except UnicodeDecodeError:
-        encoding = "base64"
+        size = st.st_size
+        if offset > size:
+            raise InvalidArguments(f"offset {offset} is past the end (size {size}); the last page ends at {size}")
+        identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        encoding = verdicts.get(identity) if verdicts is not None else None
+        if encoding is None:
+            encoding = _encoding_of(fd, size, rel)
+            if verdicts is not None:
+                verdicts.remember(identity, encoding)
+        end = min(offset + limit, size)
+        # The page, plus the byte after it: where the next character starts decides where a UTF-8 page ends.
+        window = _read_at(fd, end - offset + (1 if end < size else 0), offset, rel)
+    finally:
+        os.close(fd)
 
-    end = min(offset + limit, size)
     if encoding == "utf-8":
-        if offset < size and _is_continuation(data[offset]):
+        if offset < size and _is_continuation(window[0]):
             raise InvalidArguments(
                 f"offset {offset} falls inside a UTF-8 character of {rel}; start at 0 or at a next_offset value"
             )
         # Step back over continuation bytes so the page ends where a character starts (at most 3 steps:
         # the data is valid UTF-8). Never below offset, so a page never exceeds the limit.
-        while offset < end < size and _is_continuation(data[end]):
+        while offset < end < size and _is_continuation(window[end - offset]):
             end -= 1
-        content = data[offset:end].decode("utf-8")
+        try:
+            content = window[: end - offset].decode("utf-8")
+        except UnicodeDecodeError:  # rewritten in place with the same size and time: decide again next call
+            if verdicts is not None:
+                verdicts.forget(identity)
+            raise Refused(f"the resource {rel} changed while it was read; read it again") from None
     else:
-        content = base64.b64encode(data[offset:end]).decode("ascii")
+        content = base64.b64encode(window[: end - offset]).decode("ascii")
 
     return {
         "name": name,
