@@ -26,9 +26,10 @@ class RawServer:
         self.notes: list[dict[str, Any]] = []  # the server's notifications read so far, in order
 
     @classmethod
-    async def start(cls, home: str, *extra: str) -> RawServer:
+    async def start(cls, home: str, *extra: str, prefix: tuple[str, ...] = ()) -> RawServer:
+        """`prefix` runs the server under another command (`setpriv` to an unprivileged user)."""
         process = await asyncio.create_subprocess_exec(
-            *SERVER, *extra, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            *prefix, *SERVER, *extra, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=dict(os.environ, HOME=home), cwd=home,
         )
         return cls(process)
