@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -87,3 +89,17 @@ class EmittedCodes:
 @pytest.fixture
 def emitted_codes() -> EmittedCodes:
     return EmittedCodes()
+
+
+@pytest.fixture
+def world_tree():
+    """A temporary tree an unprivileged user can traverse (pytest's tmp_path parents are mode 0700)."""
+    base = Path(tempfile.mkdtemp(prefix="albedo-world-"))
+    os.chmod(base, 0o755)
+    try:
+        yield base
+    finally:
+        for dirpath, dirnames, _ in os.walk(base):
+            for d in dirnames:
+                os.chmod(os.path.join(dirpath, d), 0o755)
+        shutil.rmtree(base)

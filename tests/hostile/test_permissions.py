@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
-from pathlib import Path
-
-import pytest
 
 from lsp.harness import valid, write_skill
 
 from .rpc import RawServer
+
+# `world_tree` (tests/conftest.py): a tree nobody can traverse
 
 NOBODY = 65534
 REQUEST_FAILED = -32803
@@ -26,20 +24,6 @@ def unprivileged() -> tuple[str, ...]:
     setpriv = shutil.which("setpriv")
     assert setpriv, "setpriv (util-linux) is needed to test permission errors as root"
     return (setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups")
-
-
-@pytest.fixture
-def world_tree():
-    """A tree nobody can traverse (pytest's tmp_path parents are mode 0700)."""
-    base = Path(tempfile.mkdtemp(prefix="albedo-perm-"))
-    os.chmod(base, 0o755)
-    try:
-        yield base
-    finally:
-        for dirpath, dirnames, _ in os.walk(base):
-            for name in dirnames:
-                os.chmod(os.path.join(dirpath, name), 0o755)
-        shutil.rmtree(base)
 
 
 async def test_permission_errors_are_reported_and_the_rest_is_served(world_tree):

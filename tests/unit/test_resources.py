@@ -7,9 +7,7 @@ import builtins
 import io
 import json
 import os
-import shutil
 import socket
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -134,20 +132,6 @@ def as_unprivileged(fn):
     if "raised" in out:
         raise {"InvalidArguments": InvalidArguments, "Refused": Refused}[out["raised"]](out["message"])
     return out["ok"]
-
-
-@pytest.fixture
-def world_tree():
-    """A temporary tree an unprivileged user can traverse (pytest's tmp_path parents are mode 0700)."""
-    base = Path(tempfile.mkdtemp(prefix="albedo-res-"))
-    os.chmod(base, 0o755)
-    try:
-        yield base
-    finally:
-        for dirpath, dirnames, _ in os.walk(base):
-            for d in dirnames:
-                os.chmod(os.path.join(dirpath, d), 0o755)
-        shutil.rmtree(base)
 
 
 # ------------------------------------------------------------------------------------- skills.resources
