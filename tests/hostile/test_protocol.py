@@ -12,7 +12,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.progress import Progress
 
 from albedo_skills_ls.lsp.protocol import AlbedoProtocol, EndingProgress
-from albedo_skills_ls.lsp.server import create_server
+from albedo_skills_ls.lsp.app import create_server
 from albedo_skills_ls.lsp.transport import EXIT_BAD_FRAME, MAX_HEADER_LINE_BYTES
 
 from .rpc import RawServer, frame
