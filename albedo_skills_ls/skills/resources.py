@@ -39,7 +39,7 @@ from typing import Any
 from . import codes
 from .codes import Code
 from .confinement import confined_folder, open_beneath
-from .errors import InvalidArguments, Refused, require_unicode
+from .errors import InvalidArguments, Refused
 from .limits import (
     DEFAULT_READ_LIMIT,
     MAX_READ_LIMIT,
@@ -371,7 +371,14 @@ def _normalize(resource: str) -> str:
     """Refuse every traversal form, then drop empty and `.` segments: `./a//b.md` -> `a/b.md`."""
     if resource == "":
         raise Refused(f"the resource path is empty; {_EXAMPLE}")
-    require_unicode("the resource path", resource)
+    try:
+        # A name that is not UTF-8 arrives from a command line as surrogate escapes and still names its file;
+        # any other lone surrogate names nothing (the server refuses both before this: decisions.md 8).
+        os.fsencode(resource)
+    except UnicodeEncodeError as exc:
+        raise InvalidArguments(
+            f"the resource path is not valid Unicode (a lone surrogate at character {exc.start}); send UTF-8 text"
+        ) from None
     if "\0" in resource:
         raise Refused(f"the resource path {resource!r} contains a NUL byte; {_EXAMPLE}")
     if "\\" in resource:
