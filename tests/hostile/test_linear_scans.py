@@ -41,7 +41,7 @@ def _growing_backtick_runs() -> str:
 
 
 # Lines aimed at the inline-link and code-span scans (the issue's `[\` first) and at the expressions
-# that stay in references.py, markdown.py, slash.py and authoring.py.
+# that stay in references.py, markdown.py, slash.py and authoring/.
 LINK_LINES = {
     "backslash-bracket": _repeat("[\\"),
     "open-brackets": _repeat("["),
@@ -130,9 +130,22 @@ def frontmatter_line(line: str) -> None:
     split_and_parse(text, "/x/SKILL.md")
 
 
-@pytest.mark.parametrize("line", [_repeat("a") + ":", "a:" + _repeat(" \t") + "x", _repeat("a-"), _repeat("\r")])
+@pytest.mark.parametrize(
+    "line",
+    [_repeat("a") + ":", "a:" + _repeat(" \t") + "x", _repeat("a-"), _repeat("\r"), "a" + _repeat(" ") + "x",
+     "-a" + _repeat("\t") + "x:y"],
+)
 def test_frontmatter_expressions_are_linear(line):
     finishes(frontmatter_line, line)
+
+
+def headings(line: str) -> None:
+    authoring.outline(f"---\n{valid('demo')}\n---\n{line}\n", "/x/demo/SKILL.md")
+
+
+@pytest.mark.parametrize("line", ["# a" + _repeat(" ") + "x", "#" + _repeat(" #"), "## " + _repeat("a \t")])
+def test_heading_scan_is_linear(line):
+    finishes(headings, line)
 
 
 def names(name: str) -> None:

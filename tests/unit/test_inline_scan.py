@@ -54,3 +54,27 @@ def test_examples_of_each_shape():
     assert len(expected_spans(line)) == 2
     assert [(tuple(s), g) for s, g in inline_links(line)] == expected_links(line)
     assert [g for _s, g in inline_links(line)] == ["angle", "bare", "bare"]
+
+
+# The heading and frontmatter-key scanners of skills/authoring, against the expressions they replace.
+ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+TOP_KEY = re.compile(r"^([^\s#:'\"\-?][^:]*?|-[^\s:][^:]*?)[ \t]*:(?:[ \t]|$)")
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=" \t#a", max_size=20))
+def test_atx_heading_matches_the_expression(line):
+    from albedo_skills_ls.skills.authoring.outline import atx_heading
+
+    match = ATX.match(line)
+    expected = (len(match.group(1)), (match.group(2) or "").strip()) if match else None
+    assert atx_heading(line) == expected
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=" \t:-#'\"?ab\u00a0\x1c", max_size=16))
+def test_top_key_matches_the_expression(line):
+    from albedo_skills_ls.skills.authoring.fields import top_key
+
+    match = TOP_KEY.match(line)
+    assert top_key(line) == (match.group(1) if match else None)

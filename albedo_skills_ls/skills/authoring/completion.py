@@ -10,7 +10,7 @@ from typing import Literal
 from ..frontmatter import lines_of
 from ..model import Range
 from ..rules import KNOWN_FIELDS, REQUIRED_FIELDS
-from .fields import TOP_KEY, field_documentation, frontmatter_lines, name_for_folder, template
+from .fields import field_documentation, frontmatter_lines, name_for_folder, template, top_key
 
 
 _TYPED_KEY = re.compile(r"^[A-Za-z0-9_-]*$")
@@ -26,9 +26,9 @@ def _present_keys(lines: list[str], first: int, end: int, skip: int) -> set[str]
     for number in range(first, min(end, len(lines))):
         if number == skip:
             continue
-        match = TOP_KEY.match(lines[number].rstrip("\r\n"))
-        if match:
-            keys.add(match.group(1).strip())
+        key = top_key(lines[number].rstrip("\r\n"))
+        if key is not None:
+            keys.add(key.strip())
     return keys
 
 

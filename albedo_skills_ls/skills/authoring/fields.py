@@ -6,7 +6,6 @@ Shared by completion, hover, quick fixes and go-to-definition.
 from __future__ import annotations
 
 import os
-import re
 
 from .. import limits
 from ..frontmatter import DELIMITER, Mapping, closing_line, opens_frontmatter, read_text
@@ -95,8 +94,26 @@ def frontmatter_lines(lines: list[str]) -> tuple[int, int] | None:
 
 
 
-# A top-level `key:` at the start of a line (what hover documents and completion sees as present).
-TOP_KEY = re.compile(r"^([^\s#:'\"\-?][^:]*?|-[^\s:][^:]*?)[ \t]*:(?:[ \t]|$)")
+def top_key(line: str) -> str | None:
+    """The top-level `key` of a `key:` line (what hover documents and completion sees as present), or None.
+
+    Finds what `^([^\\s#:'"\\-?][^:]*?|-[^\\s:][^:]*?)[ \\t]*:(?:[ \\t]|$)` finds as its group, by hand: that
+    expression retries `[ \\t]*:` from every position of the key, quadratic on a long line of spaces
+    (decisions.md section 8). `str.isspace` is the expression's `\\s`."""
+    if not line:
+        return None
+    if line[0] == "-":
+        if len(line) < 2 or line[1].isspace() or line[1] == ":":
+            return None
+        least = 2
+    elif line[0].isspace() or line[0] in "#:'\"?":
+        return None
+    else:
+        least = 1
+    colon = line.find(":", least)
+    if colon < 0 or line[colon + 1 : colon + 2] not in ("", " ", "\t"):
+        return None
+    return line[:colon].rstrip(" \t")
 
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..frontmatter import lines_of
 from ..model import Range
-from .fields import TOP_KEY, field_documentation, frontmatter_lines
+from .fields import field_documentation, frontmatter_lines, top_key
 
 
 def key_at(text: str, line: int, character: int) -> tuple[str, Range] | None:
@@ -13,10 +13,10 @@ def key_at(text: str, line: int, character: int) -> tuple[str, Range] | None:
     block = frontmatter_lines(lines)
     if block is None or not block[0] <= line < min(block[1], len(lines)):
         return None
-    match = TOP_KEY.match(lines[line].rstrip("\r\n"))
-    if not match:
+    found = top_key(lines[line].rstrip("\r\n"))
+    if found is None:
         return None
-    key = match.group(1).strip()
+    key = found.strip()
     if not 0 <= character <= len(key):
         return None
     return key, Range.of(line, 0, line, len(key))

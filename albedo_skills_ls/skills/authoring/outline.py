@@ -3,7 +3,6 @@ body's headings nested by level."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -26,7 +25,30 @@ class OutlineItem:
 
 
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SPACE = " \t"
+
+
+def atx_heading(line: str) -> tuple[int, str] | None:
+    """(level, title) of an ATX heading line, or None. Finds what `^ {0,3}(#{1,6})(?:[ \\t]+(.*?))?(?:[ \\t]+#+)?
+    [ \\t]*$` finds (the title stripped), by hand: that expression rescans the rest of the line from every
+    position of the title, quadratic on a long line of spaces (decisions.md section 8)."""
+    indent = len(line) - len(line.lstrip(" "))
+    if indent > 3:
+        return None
+    rest = line[indent:]
+    level = len(rest) - len(rest.lstrip("#"))
+    if not 1 <= level <= 6:
+        return None
+    rest = rest[level:]
+    if not rest:
+        return level, ""
+    if rest[0] not in _SPACE:
+        return None
+    text = rest.lstrip(_SPACE).rstrip(_SPACE)  # the title, unless it ends with a closing run of `#`
+    closing = text.rstrip("#")
+    if len(closing) < len(text) and closing[-1:] in (" ", "\t"):
+        text = closing
+    return level, text.strip()
 
 
 
@@ -84,9 +106,9 @@ def outline(text: str, path: str = SKILL_FILE) -> list[OutlineItem]:
 def _headings(lines: list[str], start: int) -> list[OutlineItem]:
     found: list[tuple[int, int, str, int]] = []  # (line, level, title, title column)
     for number, line in prose_lines(lines, start):
-        match = _ATX.match(line)
-        if match:
-            found.append((number, len(match.group(1)), (match.group(2) or "").strip(), len(line)))
+        heading = atx_heading(line)
+        if heading:
+            found.append((number, heading[0], heading[1], len(line)))
     last_line = len(lines) - 1
 
     def section_end(index: int) -> Position:
