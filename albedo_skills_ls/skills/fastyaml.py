@@ -1,20 +1,23 @@
 """The frontmatter almost every skill has, read without ruamel.yaml.
 
 Most `SKILL.md` frontmatter is a block mapping of one-line scalars (plain, single- or double-quoted), a
-`description` written as a folded or literal block or as a plain scalar over several lines, and one nested
-map of such scalars (`metadata`). This module reads exactly that shape, line by line, into the same
-`Scalar`/`Mapping` tree, with the same ranges and the same duplicate-key diagnostics, as the ruamel.yaml
-(libyaml) path in `frontmatter.parse_yaml`. A command-line run whose files all have this shape never
-imports ruamel.yaml, which is a large part of the start-up cost (see benchmarks/).
+`description` written as a folded or literal block or as a plain scalar over several lines, one nested map
+of such scalars (`metadata`), and lists: one-line flow lists of plain words (`tools: [Read, Write]`, also in
+the nested map) and block lists of one-line scalars under a top-level key. This module reads exactly that
+shape, line by line, into the same `Scalar`/`Sequence`/`Mapping` tree, with the same ranges and the same
+duplicate-key diagnostics, as the ruamel.yaml (libyaml) path in `frontmatter.parse_yaml`. A command-line
+run whose files all have this shape never imports ruamel.yaml, which is a large part of the start-up cost
+(see benchmarks/).
 
 `parse_common` returns None (declines) for anything outside the shape, and the caller falls back to
 ruamel.yaml. Declining is always safe, so every rule here is deliberately narrower than YAML: tabs, any
-`\\r` that is not part of a CRLF, control and special Unicode characters, anchors, tags, flow collections,
-sequences, directives, document markers, complex or quoted keys, multi-line quoted scalars, block-scalar
-indentation indicators, `+` chomping, more-indented folded lines, whitespace-only lines inside a block
-scalar, and a plain scalar that YAML might read as something else (`: `, ` #` on a continuation line,
-leading indicator characters) are all declined. tests/unit/test_fastyaml.py checks the agreement with
-ruamel.yaml node for node and range for range, on examples and on generated documents.
+`\\r` that is not part of a CRLF, control and special Unicode characters, anchors, tags, flow maps, other
+flow lists, indentless or nested block lists, directives, document markers, complex or quoted keys,
+multi-line quoted scalars, block-scalar indentation indicators, `+` chomping, more-indented folded lines,
+whitespace-only lines inside a block scalar, and a plain scalar that YAML might read as something else
+(`: `, ` #` on a continuation line, leading indicator characters) are all declined.
+tests/unit/test_fastyaml.py checks the agreement with ruamel.yaml node for node and range for range, on
+examples and on generated documents.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 import re
 
 from .model import Diagnostic, Position, Range
-from .yamltree import Entry, Mapping, Node, Scalar, duplicate_key
+from .yamltree import Entry, Mapping, Node, Scalar, Sequence, duplicate_key
 
 # Anything outside printable ASCII, the line feed and the Unicode YAML treats as ordinary text sends the
 # document to ruamel.yaml: tabs, CR (CRLF is rewritten first), C0/C1 controls, DEL, NEL, U+2028/U+2029,
@@ -48,6 +51,9 @@ _ONE_LINE_ENTRY = re.compile(
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 
 _BLOCK_HEADERS = frozenset(("|", "|-", ">", ">-"))
+
+# An item of a one-line flow sequence: a plain word without spaces, colons or flow indicators.
+_FLOW_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.()*/@+-]*")
 
 _DOUBLE_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
@@ -173,18 +179,83 @@ class _Reader:
             if following < len(self.lines) and _indent(self.lines[following]) > indent:
                 if nested:
                     raise _Decline  # only one level of nesting
-                return self.mapping(following, _indent(self.lines[following]), True)
+                column = _indent(self.lines[following])
+                if self.lines[following].startswith("- ", column):
+                    return self.sequence(following, column)
+                return self.mapping(following, column, True)
             # libyaml places an empty value right after the key's `:`
             row = index + self.offset
             return Scalar("", row, colon_end, row, colon_end), index + 1
         first = rest[0]
         if first == '"' or first == "'":
             return self.quoted(index, start), index + 1
+        if first == "[":
+            return self.flow_sequence(index, start), index + 1
         if first == "|" or first == ">":
             return self.block(index, start, indent)
         if first in _INDICATORS:
             raise _Decline
         return self.plain(index, start, indent)
+
+    def sequence(self, index: int, indent: int) -> tuple[Sequence, int]:
+        """A block sequence of one-line scalars whose `- ` sit at column `indent` (more indented than its
+        key). Like a block mapping, its range ends where the next token starts."""
+        lines, offset = self.lines, self.offset
+        items: list[Node] = []
+        start = Position(index + offset, indent)
+        while True:
+            index = self.next_significant(index)
+            if index == len(lines):
+                break
+            line = lines[index]
+            column = _indent(line)
+            if column < indent:
+                break
+            if column > indent or not line.startswith("- ", column):
+                raise _Decline
+            value_start = column + 2
+            while line.startswith(" ", value_start):
+                value_start += 1
+            rest = line[value_start:]
+            if not rest or rest[0] == "#":
+                raise _Decline  # an empty item
+            if rest[0] == '"' or rest[0] == "'":
+                item: Node = self.quoted(index, value_start)
+                index += 1
+            elif rest[0] in _INDICATORS:
+                raise _Decline
+            else:
+                item, index = self.plain(index, value_start, indent)
+            items.append(item)
+        return Sequence(tuple(items), Range(start, Position(index + offset, 0))), index
+
+    def flow_sequence(self, index: int, start: int) -> Sequence:
+        """`[word, word, ...]` on one line: plain words only (flow context has its own plain-scalar rules)."""
+        line = self.lines[index]
+        row = index + self.offset
+        items: list[Node] = []
+        position = start + 1
+        while True:
+            while line.startswith(" ", position):
+                position += 1
+            word = _FLOW_WORD.match(line, position)
+            if word is None:
+                raise _Decline  # an empty list, a trailing comma, a quoted or nested item
+            items.append(Scalar(word.group(), row, word.start(), row, word.end()))
+            position = word.end()
+            while line.startswith(" ", position):
+                position += 1
+            if line.startswith(",", position):
+                position += 1
+                continue
+            if line.startswith("]", position):
+                position += 1
+                break
+            raise _Decline
+        after = line[position:]
+        if after.strip(" ") and not (after[0] == " " and after.lstrip(" ")[0] == "#"):
+            raise _Decline
+        return Sequence(tuple(items), Range(Position(row, start), Position(row, position)))
 
     def quoted(self, index: int, start: int) -> Scalar:
         line = self.lines[index]

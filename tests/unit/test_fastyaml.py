@@ -91,6 +91,7 @@ COMMON_EXAMPLES = [
     "allowed-tools: Bash(git:*) Read Write\nurl: http://example.com/a#b\nk: a :b, [c] {d}\n",
     "name: héllo wörld 😀\ndescription: \u00a0non-breaking\n",
     "a: x\n  # a comment ends the plain scalar\nb: y\n",
+    "allowed-tools: [Read, Write, Bash(git*)]  # c\nrequires:\n  - rube\n  - 'x y'\n\n  - z\n    continued\nname: x\n",
 ]
 
 
@@ -121,8 +122,11 @@ DECLINED_EXAMPLES = [
     "name: &a x\n",  # anchor
     "name: *a\n",  # alias
     "name: !!str x\n",  # tag
-    "tools: [a, b]\n",  # flow sequence
-    "tools:\n  - a\n",  # block sequence
+    "tools: [a, 'b']\n",  # a flow sequence of other than plain words
+    "tools: [Bash(git:*)]\n",  # a colon in a flow item
+    "tools:\n- a\n",  # an indentless block sequence
+    "tools:\n  - a: b\n",  # a map in a sequence
+    "metadata:\n  tags:\n    - a\n",  # a block sequence one level down
     "? name\n: x\n",  # complex key
     "%YAML 1.2\n---\nname: x\n",  # directive
     "name: x\n...\n",  # document end
@@ -170,6 +174,7 @@ def _plain_ok(text: str, continuation: bool) -> bool:
     )
 
 
+flow_word = st.from_regex(r"\A[A-Za-z0-9_][A-Za-z0-9_.()*/@+-]{0,10}\Z")
 plain_text = st.text(VALUE_CHARS, min_size=1, max_size=24).filter(lambda t: _plain_ok(t, False))
 continuation_text = st.text(VALUE_CHARS, min_size=1, max_size=24).filter(lambda t: _plain_ok(t.strip(" "), True))
 comment = st.sampled_from(["", "  # note", " #", " # a: b 'x'"])
@@ -244,7 +249,27 @@ def entries(draw, parent: int, nested_allowed: bool):
             separators = ["", "# comment", " " * parent + "# indented: comment"] + ([] if after_block else ["  "])
             out.append(draw(st.sampled_from(separators)))
         key = draw(KEYS)
-        kind = draw(st.sampled_from(["line", "line", "block", "nested"] if nested_allowed else ["line", "line", "block"]))
+        kinds = ["line", "line", "block", "flow"] + (["nested", "list"] if nested_allowed else [])
+        kind = draw(st.sampled_from(kinds))
+        if kind == "flow":
+            words = draw(st.lists(flow_word, min_size=1, max_size=4))
+            separators = [draw(st.sampled_from([",", ", ", " , ", ",  "])) for _ in words[1:]]
+            inner = words[0] + "".join(sep + word for sep, word in zip(separators, words[1:]))
+            pad = draw(st.sampled_from(["", " "]))
+            out.append(" " * parent + f"{key}: [{pad}{inner}{pad}]" + draw(comment))
+            after_block = False
+            continue
+        if kind == "list":
+            column = draw(st.integers(1, 4))
+            out.append(key + ":" + draw(st.sampled_from(["", "  # list"])))
+            for _ in range(draw(st.integers(1, 4))):
+                if draw(st.integers(0, 4)) == 0:
+                    out.append(draw(st.sampled_from(["", "# comment", " " * column + "# c"])))
+                value, more = draw(one_line_value(column).filter(lambda found: found[0].strip(" ") and found[0].strip(" ")[0] != "#"))
+                out.append(" " * column + "-" + value)
+                out += more
+            after_block = False
+            continue
         if kind == "nested":
             inner = parent + draw(st.integers(1, 4))
             out.append(" " * parent + key + ":" + draw(st.sampled_from(["", "  # map"])))
@@ -266,8 +291,9 @@ def common_documents(draw):
         lines.append("# trailing comment")
     newline = draw(st.sampled_from(["\n", "\n", "\r\n"]))
     text = newline.join(lines)
-    # the last line break may be missing, but not after a comment (declined: see parse_common)
-    if trailing_comment or draw(st.integers(0, 3)):
+    # the last line break may be missing, but not after what looks like a comment or blank (declined: see
+    # parse_common)
+    if trailing_comment or lines[-1].strip(" ")[:1] in ("", "#") or draw(st.integers(0, 3)):
         text += newline
     return text
 
