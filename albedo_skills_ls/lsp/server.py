@@ -265,8 +265,11 @@ class AlbedoLanguageServer(LanguageServer):
         """Take new settings: report invalid values, rebuild what they change, republish."""
         old = self.settings
         self.settings = new
+        # A client re-sends the same settings (initializationOptions, then workspace/configuration, then each
+        # didChangeConfiguration): show a problem when it appears, not again while it persists.
         for problem in new.problems:
-            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
+            if problem not in old.problems:
+                self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
         if self._log_handler is not None:
             self._log_handler.setLevel(_LEVELS.get(new.log_level, logging.INFO))
         if not self.ready.is_set():

@@ -105,6 +105,19 @@ async def test_invalid_settings_are_reported_and_defaults_used(servers, tmp_path
     assert session.codes(bad) == ["name-mismatch"]  # enable fell back to its default, true
 
 
+async def test_an_invalid_setting_is_shown_once_while_it_persists(servers, tmp_path):
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    write_skill(ws / ".agents/skills", "x", valid("x"))
+    session = await servers([ws], home, settings={"logLevel": "loud"})
+    # the same settings again, as a client sends them after any configuration change
+    session.client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"albedoSkills": {"logLevel": "loud"}})
+    )
+    await session.command("commands.catalog")  # answered after the notification above was handled
+    shown = [message.message for message in session.client.messages if "albedoSkills.logLevel" in message.message]
+    assert len(shown) == 1, shown
+
+
 async def test_malformed_requests_get_errors_and_the_server_keeps_answering(servers, tmp_path):
     ws, home = tmp_path / "ws", tmp_path / "home"
     write_skill(ws / ".agents/skills", "demo", valid("demo"))
