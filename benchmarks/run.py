@@ -653,7 +653,7 @@ def completion_builder(tree: generate.Tree) -> tuple[list[tuple[str, Callable[[]
 def engine_benchmarks(trees: dict[int, generate.Tree], big: generate.BigTree, scale: float) -> list[Row]:
     from albedo_skills_ls.skills.activation import command_catalog
     from albedo_skills_ls.skills.catalog import SkillsSession, check_buffer
-    from albedo_skills_ls.skills.resources import list_resources, read_resource
+    from albedo_skills_ls.skills.resources import EncodingVerdicts, list_resources, read_resource
 
     def n(count: int) -> int:
         return max(5, int(count * scale))
@@ -730,7 +730,12 @@ def engine_benchmarks(trees: dict[int, generate.Tree], big: generate.BigTree, sc
     manual = read_resource(deep_name, big.deep_resources, "references/manual-4m.md", 0, 65536, discovery_root=big_root)
     rows.append(Row(group, f"`read_resource`, one 64 KiB page of a {manual['size'] / 2**20:.0f} MiB file",
                     bench(lambda: read_resource(deep_name, big.deep_resources, "references/manual-4m.md", 0, 65536, discovery_root=big_root), n(100), 5),
-                    note="reads and decodes the whole file per page"))
+                    note="no session (the command line's case): the encoding is decided anew, reading the whole file"))
+    verdicts = EncodingVerdicts()  # the server's session keeps one: later pages of the same file cost the page
+    rows.append(Row(group, f"`read_resource`, a later 64 KiB page of the {manual['size'] / 2**20:.0f} MiB file, in a session",
+                    bench(lambda: read_resource(deep_name, big.deep_resources, "references/manual-4m.md", 65536, 65536,
+                                                discovery_root=big_root, verdicts=verdicts), n(500), 20),
+                    note="encoding verdict remembered per file identity"))
     listed = list_resources(deep_name, big.deep_resources, discovery_root=big_root)
     entries_count, files_count = generate.count_entries(big.deep_resources)
     rows.append(Row(group, f"`list_resources`, {entries_count:,} entries ({files_count} files, "
