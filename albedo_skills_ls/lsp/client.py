@@ -22,6 +22,9 @@ class ClientFeatures:
     # completion and hover
     snippets: bool = False
     completion_markdown: bool = False  # completion item documentation rendered as Markdown
+    # `CompletionList.itemDefaults.editRange` (LSP 3.17): one range for every item instead of a textEdit each.
+    # VS Code and Neovim 0.10+ declare it; Neovim 0.7 and Emacs 28's eglot 1.9 do not.
+    completion_default_range: bool = False
     hover_markdown: bool = False
     # other editor features
     hierarchical_symbols: bool = False
@@ -42,6 +45,7 @@ class ClientFeatures:
 
         completion = text_document.completion if text_document else None
         item = completion.completion_item if completion else None
+        completion_list = completion.completion_list if completion else None
         hover = text_document.hover if text_document else None
         symbols = text_document.document_symbol if text_document else None
         links = text_document.document_link if text_document else None
@@ -54,6 +58,7 @@ class ClientFeatures:
             diagnostic_refresh=bool(pulled and pulled.refresh_support),
             snippets=bool(item and item.snippet_support),
             completion_markdown=types.MarkupKind.Markdown in ((item and item.documentation_format) or ()),
+            completion_default_range="editRange" in ((completion_list and completion_list.item_defaults) or ()),
             hover_markdown=types.MarkupKind.Markdown in ((hover and hover.content_format) or ()),
             hierarchical_symbols=bool(symbols and symbols.hierarchical_document_symbol_support),
             versioned_edits=bool(edit and edit.document_changes),

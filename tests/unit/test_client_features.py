@@ -49,6 +49,10 @@ NEOVIM_010 = {
         "diagnostic": {"dynamicRegistration": False},
     },
 }
+# Neovim 0.10 and 0.11 also declare the completion list defaults they apply (runtime/lua/vim/lsp/protocol.lua)
+NEOVIM_010["textDocument"]["completion"]["completionList"] = {
+    "itemDefaults": ["editRange", "insertTextFormat", "insertTextMode", "data"]
+}
 
 # VS Code through vscode-languageclient: everything on, pull diagnostics for the workspace with refresh.
 VSCODE = {
@@ -62,7 +66,12 @@ VSCODE = {
         "diagnostics": {"refreshSupport": True},
     },
     "textDocument": {
-        "completion": {"completionItem": {"snippetSupport": True, "documentationFormat": ["markdown", "plaintext"]}},
+        "completion": {
+            "completionItem": {"snippetSupport": True, "documentationFormat": ["markdown", "plaintext"]},
+            "completionList": {
+                "itemDefaults": ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"]
+            },
+        },
         "hover": {"contentFormat": ["markdown", "plaintext"]},
         "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
         "documentLink": {"tooltipSupport": True},
@@ -90,6 +99,7 @@ def test_newer_neovim_is_pushed_to_and_counts_in_utf8():
     assert features(NEOVIM_010) == ClientFeatures(
         snippets=True,
         completion_markdown=True,
+        completion_default_range=True,
         hover_markdown=True,
         hierarchical_symbols=True,
         versioned_edits=True,
@@ -107,6 +117,7 @@ def test_vscode_pulls_and_has_everything():
         diagnostic_refresh=True,
         snippets=True,
         completion_markdown=True,
+        completion_default_range=True,
         hover_markdown=True,
         hierarchical_symbols=True,
         versioned_edits=True,
@@ -135,6 +146,13 @@ def test_markup_is_decided_per_feature():
 def test_the_first_encoding_the_client_prefers_wins_and_an_unknown_one_falls_back_to_utf16():
     assert features({"general": {"positionEncodings": ["utf-32", "utf-8"]}}).position_encoding == "utf-32"
     assert features({"general": {"positionEncodings": ["latin-1"]}}).position_encoding == "utf-16"
+
+
+def test_completion_list_defaults_other_than_the_edit_range_are_not_enough():
+    declared = {"textDocument": {"completion": {"completionList": {"itemDefaults": ["insertTextFormat", "data"]}}}}
+    assert features(declared) == ClientFeatures()
+    declared["textDocument"]["completion"]["completionList"]["itemDefaults"].append("editRange")
+    assert features(declared) == ClientFeatures(completion_default_range=True)
 
 
 def test_watchers_without_dynamic_registration_are_not_registered():
