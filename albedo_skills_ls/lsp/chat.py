@@ -10,14 +10,17 @@ What a `/command` is, and what it names, is decided by the engine (`skills.slash
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
+import attrs
 from lsprotocol import types
 
 from ..skills import authoring, slash
 from ..skills.activation import command_entries
 from ..skills.discovery import read_skill_text
 from ..skills.model import FILE_START, Catalog
+from .client import ClientFeatures
 from .convert import LineSource, path_to_uri, to_lsp_range
 from .documents import OpenDocument, fits_typed, markup
 from .server import AlbedoLanguageServer
@@ -29,7 +32,8 @@ def catalog_for(ls: AlbedoLanguageServer, document: OpenDocument) -> Catalog:
 
 def completion_items(
     ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position
-) -> list[types.CompletionItem]:
+) -> types.CompletionList | list[types.CompletionItem]:
+    """The commands (or a command's argument values) that fit what is typed, each replacing it."""
     character = document.character(position, ls.encoding)
     typing = slash.typing_at(document.text, position.line, character)
     if typing is None:
@@ -40,47 +44,97 @@ def completion_items(
         entry = slash.entry_for(catalog, typing.command)
         if entry is None:
             return []
-        return [
+        items = [
             types.CompletionItem(
                 label=value,
                 kind=types.CompletionItemKind.EnumMember,
                 detail=f"argument of {entry.command}",
-                text_edit=types.TextEdit(range=edit_range, new_text=value),
                 sort_text=f"{index:04d}",
             )
             for index, value in enumerate(slash.argument_values(entry))
             if fits_typed(value, typing.prefix)
         ]
+        return _replacing(ls, items, edit_range)
     typed = "/" + typing.prefix
-    cached = _command_items.get(ls)
-    if cached is not None and cached[0] is catalog and cached[1] == typed and cached[2] == edit_range:
-        return cached[3]
-    items = []
-    for index, entry in enumerate(command_entries(catalog)):  # built-ins first, then catalog order
-        if not fits_typed(entry.command, typed):
-            continue
-        builtin = entry.kind == "builtin"
-        items.append(
-            types.CompletionItem(
-                label=entry.command,
-                kind=types.CompletionItemKind.Keyword if builtin else types.CompletionItemKind.Function,
-                detail=slash.detail_of(entry),
-                documentation=markup(ls, entry.description, "completion"),
-                text_edit=types.TextEdit(range=edit_range, new_text=entry.command),
-                sort_text=f"{index:04d}",
-            )
+    commands = _commands(ls, catalog)
+    if commands.last is not None and commands.last[:2] == (typed, edit_range):  # a re-trigger at the same place
+        return commands.last[2]
+    if typing.prefix:
+        fitting = [item for item in commands.items if fits_typed(item.label, typed)]
+    else:  # every command starts with `/`: after a bare `/`, all of them fit
+        fitting = list(commands.items)
+    answer = _replacing(ls, fitting, edit_range)
+    commands.last = (typed, edit_range, answer)
+    return answer
+
+
+def _replacing(
+    ls: AlbedoLanguageServer, items: list[types.CompletionItem], edit_range: types.Range
+) -> types.CompletionList | list[types.CompletionItem]:
+    """`items` (whose label is the text to insert) as an answer where each replaces `edit_range`.
+
+    A client that takes `itemDefaults.editRange` gets the items as they are, under that one range: nothing is
+    built per request. Any other gets a copy of each item with its own textEdit (Neovim 0.7's omnifunc needs
+    it, else accepting `/help` after a `/` leaves `//help`: see completion.py). Either way the list is
+    complete (`isIncomplete` false, as a bare list means): the client filters further typing itself.
+    """
+    if not items:
+        return []
+    if ls.client.completion_default_range:
+        return types.CompletionList(
+            is_incomplete=False, items=items, item_defaults=types.CompletionItemDefaults(edit_range=edit_range)
         )
-    _command_items[ls] = (catalog, typed, edit_range, items)
-    return items
+    return [_with_edit(item, types.TextEdit(range=edit_range, new_text=item.label)) for item in items]
 
 
-# The last command list each server built, with the snapshot, the typed text and the range it was built
-# for: a client asks again at every `/` and on re-triggers at the same place, and building ~130 lsprotocol
-# items (each field validated) took about 1 ms at 128 skills (benchmarks/). Another snapshot, text or range
-# rebuilds it; one entry per server, so it never grows. Nothing mutates the items once built.
-_command_items: WeakKeyDictionary[
-    AlbedoLanguageServer, tuple[Catalog, str, types.Range, list[types.CompletionItem]]
-] = WeakKeyDictionary()
+_ITEM_FIELDS = tuple(field.name for field in attrs.fields(types.CompletionItem))
+
+
+def _with_edit(item: types.CompletionItem, edit: types.TextEdit) -> types.CompletionItem:
+    """A copy of `item` with `edit` as its textEdit, filled slot by slot: the fields were validated when the
+    item was built, so the constructor's validation is not run again. About 10% cheaper than the
+    constructor, and it copies whatever fields the item has without naming them."""
+    copy = object.__new__(types.CompletionItem)
+    for name in _ITEM_FIELDS:
+        object.__setattr__(copy, name, getattr(item, name))
+    object.__setattr__(copy, "text_edit", edit)
+    return copy
+
+
+@dataclass
+class _Commands:
+    """A server's command items for one snapshot, and its last answer with what it answered."""
+
+    catalog: Catalog
+    client: ClientFeatures  # the items' documentation is Markdown or plain text, as the client renders
+    items: tuple[types.CompletionItem, ...]  # every command, without a range
+    last: tuple[str, types.Range, types.CompletionList | list[types.CompletionItem]] | None = None
+
+
+def _commands(ls: AlbedoLanguageServer, catalog: Catalog) -> _Commands:
+    """Every command of `catalog` as an item without a range, built once per snapshot."""
+    cached = _command_cache.get(ls)
+    if cached is not None and cached.catalog is catalog and cached.client is ls.client:
+        return cached
+    items = tuple(
+        types.CompletionItem(
+            label=entry.command,
+            kind=types.CompletionItemKind.Keyword if entry.kind == "builtin" else types.CompletionItemKind.Function,
+            detail=slash.detail_of(entry),
+            documentation=markup(ls, entry.description, "completion"),
+            sort_text=f"{index:04d}",
+        )
+        for index, entry in enumerate(command_entries(catalog))  # built-ins first, then catalog order
+    )
+    cached = _command_cache[ls] = _Commands(catalog, ls.client, items)
+    return cached
+
+
+# A client asks at every `/`, each time at another place, and building ~130 lsprotocol items (each field
+# validated) takes 0.5-1 ms at 128 skills (benchmarks/). The cached items carry no range, so the place does
+# not matter; another snapshot rebuilds them. One entry per server, so it never grows. Nothing mutates the
+# items once built (`_with_edit` copies them).
+_command_cache: WeakKeyDictionary[AlbedoLanguageServer, _Commands] = WeakKeyDictionary()
 
 
 def hover(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> types.Hover | None:

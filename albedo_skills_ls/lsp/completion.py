@@ -1,12 +1,14 @@
 """`textDocument/completion`: slash commands in chat buffers, fields and values in SKILL.md frontmatter.
 
 One handler serves both and dispatches by document kind. `/` is the trigger character. Every result is a
-list (empty when there is nothing to offer), never None.
+list or a `CompletionList` (an empty list when there is nothing to offer), never None.
 
 Items carry a `filterText` only when it differs from the label (the template's `---`): Neovim 0.7's omnifunc
 uses a `textEdit`'s start only for items without one, and otherwise inserts at the keyword start, so
 accepting `/help` after a `/` would leave `//help`. Without one, Neovim 0.11 shows the items as sent, so the
-server sends only those that fit what is typed (`documents.fits_typed`).
+server sends only those that fit what is typed (`documents.fits_typed`). Chat items say what they replace
+through the list's `itemDefaults.editRange` when the client takes it, else each through its own textEdit
+(`chat._replacing`; docs/server.md).
 """
 
 from __future__ import annotations
@@ -70,7 +72,9 @@ def skill_items(
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS))
     @isolated
-    def completion(ls: AlbedoLanguageServer, params: types.CompletionParams) -> list[types.CompletionItem]:
+    def completion(
+        ls: AlbedoLanguageServer, params: types.CompletionParams
+    ) -> types.CompletionList | list[types.CompletionItem]:
         document = open_document(ls, params.text_document.uri)
         if document is None:
             return []

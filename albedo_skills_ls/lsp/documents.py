@@ -133,6 +133,6 @@ def markup(ls: Any, markdown: str, feature: Literal["hover", "completion"]) -> t
 
 def fits_typed(candidate: str, typed: str) -> bool:
     """Whether a completion item filtered by `candidate` fits the text it replaces. The server filters its items
-    itself: they carry a textEdit and no filterText (Neovim 0.7 ignores the edit's start when an item has one),
-    and Neovim 0.11 shows such items unfiltered, trusting the server."""
+    itself: they carry a textEdit (or the list's default edit range) and no filterText (Neovim 0.7 ignores the
+    edit's start when an item has one), and Neovim 0.11 shows such items unfiltered, trusting the server."""
     return candidate.casefold().startswith(typed.casefold())

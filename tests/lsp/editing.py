@@ -116,14 +116,18 @@ async def change_until(
     await until(session, condition, first)
 
 
-def feature_caps(*, snippets: bool = True, markdown: bool = True, hierarchical: bool = True, **kwargs) -> types.ClientCapabilities:
-    """The harness's capabilities plus what the editor features look at."""
+def feature_caps(
+    *, snippets: bool = True, markdown: bool = True, hierarchical: bool = True, default_range: bool = False, **kwargs
+) -> types.ClientCapabilities:
+    """The harness's capabilities plus what the editor features look at. `default_range`: the client takes
+    `CompletionList.itemDefaults.editRange` (VS Code, Neovim 0.10+), else each item needs its textEdit."""
     caps = capabilities(**kwargs)
     text_document = caps.text_document
     assert text_document is not None
     formats = [types.MarkupKind.Markdown, types.MarkupKind.PlainText] if markdown else [types.MarkupKind.PlainText]
     text_document.completion = types.CompletionClientCapabilities(
-        completion_item=types.ClientCompletionItemOptions(snippet_support=snippets, documentation_format=formats)
+        completion_item=types.ClientCompletionItemOptions(snippet_support=snippets, documentation_format=formats),
+        completion_list=types.CompletionListCapabilities(item_defaults=["editRange"]) if default_range else None,
     )
     text_document.hover = types.HoverClientCapabilities(content_format=formats)
     text_document.document_symbol = types.DocumentSymbolClientCapabilities(
@@ -133,12 +137,41 @@ def feature_caps(*, snippets: bool = True, markdown: bool = True, hierarchical: 
     return caps
 
 
-async def complete(session: Session, path: str | Path, where: types.Position) -> list[types.CompletionItem]:
+async def completion(
+    session: Session, path: str | Path, where: types.Position
+) -> types.CompletionList | list[types.CompletionItem]:
+    """The answer as sent: a bare list, or a `CompletionList` (with its `itemDefaults`)."""
     result = await session.client.text_document_completion_async(
         types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri(path)), position=where)
     )
     assert result is not None, "completion answers a list, never null"
+    return result
+
+
+def items_of(result: types.CompletionList | list[types.CompletionItem]) -> list[types.CompletionItem]:
     return list(result.items if isinstance(result, types.CompletionList) else result)
+
+
+async def complete(session: Session, path: str | Path, where: types.Position) -> list[types.CompletionItem]:
+    return items_of(await completion(session, path, where))
+
+
+def edit_of(result: types.CompletionList | list[types.CompletionItem], item: types.CompletionItem) -> types.TextEdit:
+    """The edit a client applies when the user accepts `item` of `result`: the item's own textEdit, else (LSP
+    3.17) the list's default edit range with the item's `textEditText`, else its `insertText`, else its label."""
+    if item.text_edit is not None:
+        assert isinstance(item.text_edit, types.TextEdit), item.text_edit
+        return item.text_edit
+    assert isinstance(result, types.CompletionList) and result.item_defaults is not None, "no edit for the item"
+    default = result.item_defaults.edit_range
+    assert isinstance(default, types.Range), default
+    return types.TextEdit(range=default, new_text=item.text_edit_text or item.insert_text or item.label)
+
+
+def accepted(text: str, result: types.CompletionList | list[types.CompletionItem], label: str) -> str:
+    """`text` after the user accepts the item labelled `label`."""
+    (item,) = [item for item in items_of(result) if item.label == label]
+    return apply_edits(text, [edit_of(result, item)])
 
 
 async def hover(session: Session, path: str | Path, where: types.Position) -> types.Hover | None:

@@ -7,7 +7,22 @@ import shutil
 import pytest
 from lsprotocol import types
 
-from .editing import PUBLISH, change_until, complete, end_of, feature_caps, hover, open_until, span, until, utf16
+from .editing import (
+    PUBLISH,
+    accepted,
+    change_until,
+    complete,
+    completion,
+    edit_of,
+    end_of,
+    feature_caps,
+    hover,
+    items_of,
+    open_until,
+    span,
+    until,
+    utf16,
+)
 from .harness import uri, valid, write_skill
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
@@ -63,6 +78,50 @@ async def test_the_server_offers_only_the_commands_that_fit_what_is_typed(server
     assert [item.label for item in await complete(session, chat, end_of("/skill:", "/skill:"))] == ["/skill:model"]
     session.change(chat, "/x", 4)
     assert await complete(session, chat, end_of("/x", "/x")) == []
+
+
+# The two kinds of client: one that takes `CompletionList.itemDefaults.editRange` (VS Code, Neovim 0.10+)
+# gets one range for the whole list; any other (Neovim 0.7, eglot 1.9) a textEdit on each item.
+BOTH_CLIENT_KINDS = pytest.mark.parametrize("default_range", [True, False], ids=["itemDefaults", "item-textEdit"])
+
+
+async def open_chat(servers, tmp_path, text: str, default_range: bool):
+    """A server over `two_skills`, for a client of the given kind, with `talk.chat.md` open holding `text`."""
+    ws, home, _demo, _model = two_skills(tmp_path)
+    session = await servers([ws], home, caps=feature_caps(default_range=default_range))
+    chat = ws / "talk.chat.md"
+    await open_until(session, chat, text)
+    return session, chat
+
+
+@BOTH_CLIENT_KINDS
+async def test_each_client_kind_gets_the_answer_it_applies(servers, tmp_path, default_range):
+    text = "/\nhello there\n  /De please\n"
+    session, chat = await open_chat(servers, tmp_path, text, default_range)
+
+    everything = await completion(session, chat, end_of(text, "/"))
+    typed = await completion(session, chat, end_of(text, "/De"))
+    for result, replaced in ((everything, span(text, "/")), (typed, span(text, "/De"))):
+        if default_range:
+            assert isinstance(result, types.CompletionList) and result.is_incomplete is False
+            assert result.item_defaults == types.CompletionItemDefaults(edit_range=replaced)
+            assert [(item.text_edit, item.filter_text) for item in result.items] == [(None, None)] * len(result.items)
+        else:  # a bare list, complete as a list is; each item replaces the typed text itself
+            assert isinstance(result, list)
+            assert [(item.text_edit.range, item.filter_text) for item in result] == [(replaced, None)] * len(result)
+    # what the user ends up with: the command in place of what was typed, nothing doubled, the rest kept
+    assert accepted(text, everything, "/help") == "/help\nhello there\n  /De please\n"
+    assert [item.label for item in items_of(typed)] == ["/demo"]
+    assert accepted(text, typed, "/demo") == "/\nhello there\n  /demo please\n"
+
+    # a command's argument values take the same shape
+    session.change(chat, "/reload se", 2)
+    argument = await completion(session, chat, types.Position(line=0, character=10))
+    assert accepted("/reload se", argument, "session") == "/reload session"
+    assert isinstance(argument, types.CompletionList) == default_range
+    assert [edit_of(argument, item).range for item in items_of(argument)] == [
+        types.Range(start=types.Position(line=0, character=8), end=types.Position(line=0, character=10))
+    ]
 
 
 async def test_a_slash_inside_a_word_a_path_or_code_offers_nothing(servers, tmp_path):
@@ -158,26 +217,27 @@ async def test_reload_adds_and_removes_skills_from_completion(servers, tmp_path)
     assert "/fresh" not in [item.label for item in await complete(session, chat, where)]
 
 
-async def test_each_completion_place_and_text_gets_its_own_items(servers, tmp_path):
-    # the command list is reused while snapshot, typed text and range stay the same: never across them
-    ws, home, _demo, _model = two_skills(tmp_path)
-    session = await servers([ws], home, caps=feature_caps())
-    chat = ws / "talk.chat.md"
+@BOTH_CLIENT_KINDS
+async def test_each_completion_place_and_text_gets_its_own_items(servers, tmp_path, default_range):
+    # the last answer is reused while snapshot, typed text and range stay the same: never across them
     text = "/\n  /de"
-    await open_until(session, chat, text)
+    session, chat = await open_chat(servers, tmp_path, text, default_range)
     first, second = types.Position(line=0, character=1), end_of(text, "/de")
     every = ["/help", "/model", "/reload", "/demo", "/skill:model"]
     at_first, at_second = (first, span(text, "/"), every), (second, span(text, "/de"), ["/demo"])
     for where, replaced, labels in (at_first, at_second, at_first, at_second):
-        items = await complete(session, chat, where)
-        assert [item.label for item in items] == labels
-        assert [item.text_edit.range for item in items] == [replaced] * len(labels)
+        result = await completion(session, chat, where)
+        assert [(item.label, edit_of(result, item).range) for item in items_of(result)] == [
+            (label, replaced) for label in labels
+        ]
 
     # other text over the same range, right after a list for that range
     changed = "/\n  /mo"
     await change_until(session, chat, changed, 2, lambda: True)
-    items = await complete(session, chat, second)
-    assert [(item.label, item.text_edit.range) for item in items] == [("/model", span(changed, "/mo"))]
+    result = await completion(session, chat, second)
+    assert [(item.label, edit_of(result, item)) for item in items_of(result)] == [
+        ("/model", types.TextEdit(range=span(changed, "/mo"), new_text="/model"))
+    ]
 
 
 async def test_reload_offers_its_argument(servers, tmp_path):
