@@ -90,6 +90,8 @@ local function labels_at(buf, line, character)
     end
     local items = response.result
     if type(items) == "table" and items.items then
+      -- a CompletionList: one edit range for every item when the client declared itemDefaults (0.10+)
+      out.default_range = items.itemDefaults ~= nil and items.itemDefaults.editRange ~= nil
       items = items.items
     end
     for _, item in ipairs(type(items) == "table" and items or {}) do
@@ -171,15 +173,20 @@ end
 
 --- In the current buffer: open a new last line, type `text`, press <C-x><C-o>; once the server's items are
 --- in the completion menu, accept the selected one with <C-y> and leave insert mode. Returns what the user
---- ends up with: the line, and the words that were offered.
-local function complete_by_keys(text, line)
+--- ends up with: the line, and the words that were offered. `line`: type at the end of that (1-based) line
+--- instead; `rest`: the new last line already holds `rest`, and `text` is typed before it.
+local function complete_by_keys(text, line, rest)
   local buf = vim.api.nvim_get_current_buf()
   local last = vim.api.nvim_buf_line_count(buf)
   local empty = last == 1 and vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1] == ""
   local start = empty and "i" or "Go"
-  if line then -- type at the end of this (1-based) line instead
+  if line then
     vim.api.nvim_win_set_cursor(0, { line, 0 })
     start = "A"
+  elseif rest then
+    vim.api.nvim_buf_set_lines(buf, empty and 0 or -1, -1, false, { rest })
+    vim.api.nvim_win_set_cursor(0, { vim.api.nvim_buf_line_count(buf), 0 })
+    start = "i"
   end
   type_keys(start .. text .. "<C-x><C-o>")
   local offered = wait_for(completion_offered)
@@ -298,6 +305,7 @@ local function keystroke_checks(albedo)
   result.typed = {
     first = complete_by_keys("/"), -- the first item (built-ins come first): /help
     prefix = complete_by_keys("/goo"),
+    mid_line = complete_by_keys("/goo", nil, " please"), -- the message already after the cursor
     argument = complete_by_keys("/reload se"),
   }
 

@@ -294,6 +294,13 @@ def test_slash_at_line_start_offers_skills_and_builtins(setup_run, name):
     assert "/mine" in labels, sorted(labels)  # the user root's skill
 
 
+def test_each_neovim_gets_the_completion_shape_it_declared(setup_run):
+    """0.11 declares `completionList.itemDefaults` with `editRange`, so it gets one range for the list; 0.7
+    does not, so each item carries its textEdit (the keystroke tests below accept items of both shapes)."""
+    offered = chat(setup_run, "x.chat.md")["line_start"]
+    assert offered.get("default_range", False) is setup_run["version"].startswith("0.11."), offered
+
+
 def test_slash_inside_a_word_offers_nothing(setup_run):
     entry = chat(setup_run, "x.chat.md")
     assert not entry["mid_word"]["errors"], entry["mid_word"]
@@ -320,6 +327,14 @@ def test_a_typed_prefix_completes_to_the_skill(setup_run):
     prefix = typed(setup_run)["prefix"]
     assert prefix["offered"] and prefix["words"] == ["/good"], prefix
     assert prefix["line"] == "/good", prefix
+
+
+def test_a_prefix_typed_before_the_message_completes_in_place(setup_run):
+    """`/goo` typed before ` please`, <C-x><C-o><C-y>: the command replaces the prefix, nothing is doubled
+    and the rest of the line stays."""
+    mid_line = typed(setup_run)["mid_line"]
+    assert mid_line["offered"] and mid_line["words"] == ["/good"], mid_line
+    assert mid_line["line"] == "/good please", mid_line
 
 
 def test_an_argument_value_completes_in_place(setup_run):
