@@ -425,9 +425,21 @@ CLIENT_CAPABILITIES = {
     "general": {"positionEncodings": ["utf-16"]},
     "textDocument": {
         "synchronization": {"didSave": True, "dynamicRegistration": False},
-        "completion": {"completionItem": {"snippetSupport": True, "documentationFormat": ["markdown", "plaintext"]}},
+        "completion": {
+            "completionItem": {"snippetSupport": True, "documentationFormat": ["markdown", "plaintext"]},
+            "completionList": {"itemDefaults": ["editRange"]},  # as VS Code and Neovim 0.10+ declare
+        },
         "hover": {"contentFormat": ["markdown", "plaintext"]},
         "publishDiagnostics": {"relatedInformation": True, "versionSupport": True},
+    },
+}
+# The same client without `completionList.itemDefaults` (as Neovim 0.7 and eglot 1.9): each completion item
+# then carries its own textEdit, built at every request.
+PER_ITEM_EDIT_CAPABILITIES = {
+    **CLIENT_CAPABILITIES,
+    "textDocument": {
+        **CLIENT_CAPABILITIES["textDocument"],
+        "completion": {"completionItem": CLIENT_CAPABILITIES["textDocument"]["completion"]["completionItem"]},
     },
 }
 
@@ -584,12 +596,18 @@ async def server_benchmarks(tree: generate.Tree, starts: int, changes: int, comp
 # --- the engine, in this process -------------------------------------------------------------------------
 
 
-def completion_builder(tree: generate.Tree) -> tuple[list[tuple[str, Callable[[], Any]]], str]:
+def completion_items_of(result: Any) -> list:
+    """The items of a completion answer: a bare list or a `CompletionList`."""
+    return list(result.items if hasattr(result, "items") else result or [])
+
+
+def completion_builder(tree: generate.Tree, capabilities: dict = CLIENT_CAPABILITIES) -> tuple[list[tuple[str, Callable[[], Any]]], str]:
     """The server's completion path for a chat buffer holding `/`, in process, if lsp/completion.py exists.
 
-    Builds a real server with `create_server()`, runs pygls's own `initialize` handling (which calls ours),
-    discovers the 128-skill tree and opens `x.chat.md`; returns timed callables for the item-building
-    function (`chat.completion_items`) and for the whole registered `textDocument/completion` handler.
+    Builds a real server with `create_server()`, runs pygls's own `initialize` handling (which calls ours)
+    with `capabilities`, discovers the 128-skill tree and opens `x.chat.md`; returns timed callables for the
+    item-building function (`chat.completion_items`) and for the whole registered `textDocument/completion`
+    handler.
     """
     if not os.path.exists(os.path.join(REPO, "albedo_skills_ls", "lsp", "completion.py")):
         return [], "n/a (no completion yet)"
@@ -601,7 +619,7 @@ def completion_builder(tree: generate.Tree) -> tuple[list[tuple[str, Callable[[]
         server = create_server()
         server.protocol.writer = None  # nothing is sent: no client here
         params = types.InitializeParams(
-            capabilities=server.protocol._converter.structure(CLIENT_CAPABILITIES, types.ClientCapabilities),
+            capabilities=server.protocol._converter.structure(capabilities, types.ClientCapabilities),
             root_uri=file_uri(tree.workspace),
             workspace_folders=[types.WorkspaceFolder(uri=file_uri(tree.workspace), name="ws")],
             initialization_options={"albedoSkills": {"home": tree.home}},
@@ -623,9 +641,8 @@ def completion_builder(tree: generate.Tree) -> tuple[list[tuple[str, Callable[[]
         position = types.Position(line=0, character=1)
         complete = server.protocol.fm.features[types.TEXT_DOCUMENT_COMPLETION]
         request = types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=position)
-        found = complete(request)
-        items = found.items if hasattr(found, "items") else found
-        if not items or len(items) < 128:
+        items = completion_items_of(complete(request))
+        if len(items) < 128:
             return [], f"n/a (the handler returned {len(items or [])} items)"
         timed: list[tuple[str, Callable[[], Any]]] = []
         try:
@@ -633,7 +650,7 @@ def completion_builder(tree: generate.Tree) -> tuple[list[tuple[str, Callable[[]
             from albedo_skills_ls.lsp.documents import open_document
 
             document = open_document(server, uri)
-            if len(chat.completion_items(server, document, position)) == len(items):
+            if len(completion_items_of(chat.completion_items(server, document, position))) == len(items):
                 timed.append(("`lsp.chat.completion_items` (the item list)", lambda: chat.completion_items(server, document, position)))
                 places = [position, types.Position(line=1, character=1)]
 
@@ -714,12 +731,15 @@ def engine_benchmarks(trees: dict[int, generate.Tree], big: generate.BigTree, sc
     entries = command_catalog(catalog)
     rows.append(goal_ms(Row(group, f"`activation.command_catalog`, 128 skills ({len(entries)} entries)",
                             bench(lambda: command_catalog(catalog), n(2000), 100)), 1))
-    timed, note = completion_builder(tree)
-    if not timed:
-        rows.append(Row(group, "completion item list (lsp/completion.py)", value=note, goal="≤ 1 ms"))
-    for label, fn in timed:
-        rows.append(goal_ms(Row(group, f"completion in a chat buffer, 128 skills: {label}", bench(fn, n(1000), 50),
-                                note=note), 0.5, 1))
+    # a client that takes `itemDefaults.editRange` (VS Code, Neovim 0.10+), then one that needs a textEdit
+    # on each item (Neovim 0.7, eglot 1.9): docs/performance.md explains the two
+    for client, capabilities in (("", CLIENT_CAPABILITIES), (", no itemDefaults", PER_ITEM_EDIT_CAPABILITIES)):
+        timed, note = completion_builder(tree, capabilities)
+        if not timed:
+            rows.append(Row(group, f"completion item list{client} (lsp/completion.py)", value=note, goal="≤ 1 ms"))
+        for label, fn in timed:
+            rows.append(goal_ms(Row(group, f"completion in a chat buffer, 128 skills{client}: {label}",
+                                    bench(fn, n(1000), 50), note=note), 0.5, 1))
 
     log("engine: resources")
     deep_name = "deep-resources"
