@@ -1,0 +1,91 @@
+"""Process start to `initialize` result only, with many interleaved starts: the server rows of run.py that
+a busy machine blurs most, on their own, and optionally against another checkout (a before/after).
+
+    .venv/bin/python benchmarks/start.py                      # ours and the minimal pygls server, 30 starts each
+    .venv/bin/python benchmarks/start.py --baseline DIR       # ... and DIR's albedo_skills_ls (e.g. main)
+    .venv/bin/python benchmarks/start.py --starts 60
+
+`--baseline DIR` runs `python -m albedo_skills_ls` with PYTHONPATH=DIR, so DIR's package is imported in
+place of this checkout's, with the same interpreter, pygls and lsprotocol; make DIR with
+`git worktree add /tmp/base main` or `git archive main | tar -x -C /tmp/base`.
+
+Every round starts each server once, in an order that rotates from round to round, so load that comes and
+goes on the machine falls on all of them alike; one untimed round first warms the page and bytecode caches.
+Prints a Markdown table: medians, p95, minima, the CPU each process used up to its answer, and the ratios of
+the medians and of the minima.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import run  # noqa: E402  (benchmarks/run.py: the raw JSON-RPC client and the table)
+
+
+async def start_once(argv: list[str], env: dict[str, str], workspace: str, home: str) -> tuple[float, float | None]:
+    """(ms from spawn to the `initialize` result, CPU ms the process had used by then)."""
+    client = await run.RpcClient.spawn(argv, workspace, env)
+    try:
+        received, _ = await client.request("initialize", run.initialize_params(workspace, home))
+        return (received - client.started) * 1000, run.cpu_ms(client.proc.pid)
+    finally:
+        await client.close()
+
+
+async def measure(servers: dict[str, tuple[list[str], dict[str, str]]], starts: int, workspace: str, home: str
+                  ) -> dict[str, tuple[list[float], list[float]]]:
+    results: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in servers}
+    names = list(servers)
+    for index in range(starts + 1):
+        shift = index % len(names)
+        for name in names[shift:] + names[:shift]:
+            argv, env = servers[name]
+            wall, cpu = await start_once(argv, env, workspace, home)
+            if index:  # round 0 warms the caches
+                results[name][0].append(wall)
+                if cpu is not None:
+                    results[name][1].append(cpu)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Process start to `initialize` result, interleaved.")
+    parser.add_argument("--starts", type=int, default=30, help="timed starts of each server (default 30)")
+    parser.add_argument("--baseline", metavar="DIR", help="also start DIR's albedo_skills_ls (PYTHONPATH=DIR)")
+    args = parser.parse_args(argv)
+
+    tree = run.generate.generate_tree(os.path.join(run.TREES, "t8"), 8)
+    env = run.server_env(tree.home)
+    servers = {"ours": (run.OURS, env), "minimal pygls": (run.MINIMAL, env)}
+    if args.baseline:
+        baseline = os.path.abspath(args.baseline)
+        servers["baseline"] = (run.OURS, {**env, "PYTHONPATH": baseline})
+    run.log(f"{args.starts} interleaved starts of {', '.join(servers)}")
+    results = asyncio.run(measure(servers, args.starts, tree.workspace, tree.home))
+
+    group = "start"
+    wall = {name: run.Row(group, f"start → `initialize` result: {name}", samples) for name, (samples, _) in results.items()}
+    cpu = {name: run.Row(group, f"CPU up to the `initialize` result: {name}", samples)
+           for name, (_, samples) in results.items()}
+    rows = [*wall.values(), *cpu.values()]
+    pairs = [("ours", "minimal pygls", 1.05)] + ([("ours", "baseline", None)] if args.baseline else [])
+    for ours, theirs, limit in pairs:
+        rows.append(run.ratio_row(group, f"{ours} / {theirs}, wall", wall[ours], wall[theirs], limit,
+                                  note=run.minima_ratio(wall[ours], wall[theirs])))
+        rows.append(run.ratio_row(group, f"{ours} / {theirs}, CPU", cpu[ours], cpu[theirs], None,
+                                  note=run.minima_ratio(cpu[ours], cpu[theirs])))
+    if args.baseline:
+        print(f"baseline: PYTHONPATH={os.path.abspath(args.baseline)}")
+    print(f"load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    print(run.table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
