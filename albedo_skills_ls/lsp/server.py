@@ -11,7 +11,6 @@ at `initialize` (`client.ClientFeatures`).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import os
 import uuid
@@ -257,6 +256,10 @@ class AlbedoLanguageServer(LanguageServer):
 
     @staticmethod
     def result_id(found: tuple[Diagnostic, ...]) -> str:
+        # imported at the first pull, not at start: hashlib loads OpenSSL (about 1.5 ms before `initialize`)
+        # and only pull-diagnostics clients ever need it
+        import hashlib
+
         return hashlib.blake2b(repr(found).encode(), digest_size=12).hexdigest()
 
     # --- settings ----------------------------------------------------------------------------------------
