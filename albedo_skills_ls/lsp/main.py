@@ -2,19 +2,41 @@
 
 from __future__ import annotations
 
-import argparse
 import gc
 import ipaddress
 import logging
 import sys
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from .redaction import ContentRedaction
 
+if TYPE_CHECKING:
+    import argparse
+
 MAX_PORT = 65535
 
+# The options' values when the command line does not set them: argparse's defaults and the fast path's.
+DEFAULTS = {"stdio": False, "tcp": None, "log_file": None, "verbose": 0}
+# How editors start the server: no arguments, or `--stdio` (vscode-languageclient adds it). These need no
+# parser, and skipping argparse saves about 5 ms of every start to `initialize` (its import, gettext, and
+# the shutil, zlib, bz2 and lzma its help formatter imports at every `add_argument`); see benchmarks/start.py.
+EDITOR_COMMAND_LINES = ((), ("--stdio",))
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+
+def parse_args(argv: list[str] | None = None) -> SimpleNamespace:
+    """The options of this command line (`sys.argv[1:]` by default), exiting on `--help`, `--version` or
+    a usage error as argparse does."""
+    words = tuple(sys.argv[1:] if argv is None else argv)
+    if words in EDITOR_COMMAND_LINES:
+        return SimpleNamespace(**{**DEFAULTS, "stdio": bool(words)})
+    return SimpleNamespace(**vars(build_parser().parse_args(list(words))))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    import argparse  # here, not at the top: editors' command lines never need it (EDITOR_COMMAND_LINES)
+
     parser = argparse.ArgumentParser(
         prog="albedo-skills-ls", description="Language server for Albedo's Agent Skills (SKILL.md and chat buffers)."
     )
@@ -22,8 +44,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead of stdio")
     parser.add_argument("--log-file", metavar="PATH", help="write logs to this file instead of stderr")
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-v info, -vv debug)")
-    return parser.parse_args(argv)
+    parser.add_argument("-v", "--verbose", action="count", help="more logging (-v info, -vv debug)")
+    parser.set_defaults(**DEFAULTS)
+    return parser
 
 
 class CancelsAtDebug(logging.Filter):
