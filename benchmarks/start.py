@@ -11,8 +11,9 @@ place of this checkout's, with the same interpreter, pygls and lsprotocol; make 
 
 Every round starts each server once, in an order that rotates from round to round, so load that comes and
 goes on the machine falls on all of them alike; one untimed round first warms the page and bytecode caches.
-Prints a Markdown table: medians, p95, minima, the CPU each process used up to its answer, and the ratios of
-the medians and of the minima.
+Prints a Markdown table: medians, p95, minima, the CPU each process used up to its answer, its resident
+memory then, and the ratios: of the medians, the median of the per-round ratios (each a pair of starts
+moments apart), and of the minima.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -28,29 +30,33 @@ sys.path.insert(0, HERE)
 import run  # noqa: E402  (benchmarks/run.py: the raw JSON-RPC client and the table)
 
 
-async def start_once(argv: list[str], env: dict[str, str], workspace: str, home: str) -> tuple[float, float | None]:
-    """(ms from spawn to the `initialize` result, CPU ms the process had used by then)."""
+Samples = tuple[list[float], list[float], list[float]]  # wall ms, CPU ms, resident MiB
+
+
+async def start_once(argv: list[str], env: dict[str, str], workspace: str, home: str
+                     ) -> tuple[float, float | None, float | None]:
+    """(ms from spawn to the `initialize` result, CPU ms the process had used by then, its VmRSS in MiB)."""
     client = await run.RpcClient.spawn(argv, workspace, env)
     try:
         received, _ = await client.request("initialize", run.initialize_params(workspace, home))
-        return (received - client.started) * 1000, run.cpu_ms(client.proc.pid)
+        return (received - client.started) * 1000, run.cpu_ms(client.proc.pid), run.vm_rss_mib(client.proc.pid)
     finally:
         await client.close()
 
 
 async def measure(servers: dict[str, tuple[list[str], dict[str, str]]], starts: int, workspace: str, home: str
-                  ) -> dict[str, tuple[list[float], list[float]]]:
-    results: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in servers}
+                  ) -> dict[str, Samples]:
+    results: dict[str, Samples] = {name: ([], [], []) for name in servers}
     names = list(servers)
     for index in range(starts + 1):
         shift = index % len(names)
         for name in names[shift:] + names[:shift]:
             argv, env = servers[name]
-            wall, cpu = await start_once(argv, env, workspace, home)
+            measured = await start_once(argv, env, workspace, home)
             if index:  # round 0 warms the caches
-                results[name][0].append(wall)
-                if cpu is not None:
-                    results[name][1].append(cpu)
+                for samples, value in zip(results[name], measured):
+                    if value is not None:
+                        samples.append(value)
     return results
 
 
@@ -70,16 +76,20 @@ def main(argv: list[str] | None = None) -> int:
     results = asyncio.run(measure(servers, args.starts, tree.workspace, tree.home))
 
     group = "start"
-    wall = {name: run.Row(group, f"start → `initialize` result: {name}", samples) for name, (samples, _) in results.items()}
+    wall = {name: run.Row(group, f"start → `initialize` result: {name}", samples) for name, (samples, _, _) in results.items()}
     cpu = {name: run.Row(group, f"CPU up to the `initialize` result: {name}", samples)
-           for name, (_, samples) in results.items()}
-    rows = [*wall.values(), *cpu.values()]
+           for name, (_, samples, _) in results.items()}
+    rss = [run.Row(group, f"resident memory (VmRSS) at the `initialize` result: {name}",
+                   value=f"{statistics.median(samples):.1f} MiB" if samples else "n/a",
+                   note=f"max {max(samples):.1f} MiB" if samples else "")
+           for name, (_, _, samples) in results.items()]
+    rows = [*wall.values(), *cpu.values(), *rss]
     pairs = [("ours", "minimal pygls", 1.05)] + ([("ours", "baseline", None)] if args.baseline else [])
     for ours, theirs, limit in pairs:
         rows.append(run.ratio_row(group, f"{ours} / {theirs}, wall", wall[ours], wall[theirs], limit,
-                                  note=run.minima_ratio(wall[ours], wall[theirs])))
+                                  note=run.paired_ratios(wall[ours], wall[theirs])))
         rows.append(run.ratio_row(group, f"{ours} / {theirs}, CPU", cpu[ours], cpu[theirs], None,
-                                  note=run.minima_ratio(cpu[ours], cpu[theirs])))
+                                  note=run.paired_ratios(cpu[ours], cpu[theirs])))
     if args.baseline:
         print(f"baseline: PYTHONPATH={os.path.abspath(args.baseline)}")
     print(f"load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
