@@ -31,6 +31,7 @@ from .yamltree import Entry, Mapping, Node, Scalar, Sequence, duplicate_key
 # document to ruamel.yaml: tabs, CR (CRLF is rewritten first), C0/C1 controls, DEL, NEL, U+2028/U+2029,
 # the BOM, surrogates and the non-characters U+FFFE/U+FFFF.
 _OUTSIDE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_PRINTABLE_ASCII_AND_LF = bytes(range(0x20, 0x7F)) + b"\n"  # the same set, for ASCII text
 
 # A key: a short plain word at the start of the line's content, then `:` and a space or the line's end.
 # libyaml allows far more (and keys up to 1024 characters); anything else is declined.
@@ -39,13 +40,16 @@ _KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}):(?: +|$)")
 # A whole `key: value` line whose value is single-quoted, double-quoted without escapes, or plain (its first
 # character no indicator, no `: ` or ` #` inside, no `:` at its end), with an optional comment. Matched
 # from the line's indentation on.
+# Possessive runs (`++`, `*+`) let the engine take a run of ordinary characters in one step instead of one
+# alternation per character, and never give them back: this regex reads most frontmatter lines.
 _ONE_LINE_ENTRY = re.compile(
     r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}): +"
-    r"(?:'((?:[^']|'')*)'"
-    r'|"([^"\\]*)"'
-    r"|([^-?:,\[\]{}#&*!|>'\"%@` ](?:[^ :]|:(?=[^ ])| +(?=[^ #]))*))"
+    r"(?:'((?:[^']++|'')*+)'"
+    r'|"([^"\\]*+)"'
+    r"|([^-?:,\[\]{}#&*!|>'\"%@` ](?:[^ :]++|:(?=[^ ])| ++(?=[^ #]))*+))"
     r"(?: +#.*)? *"
 )
+_SINGLE_QUOTED, _DOUBLE_QUOTED_VALUE, _PLAIN = 2, 3, 4  # _ONE_LINE_ENTRY's value groups
 
 # Characters that give a plain scalar's first character (or a continuation line's) another meaning.
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
@@ -115,12 +119,39 @@ class _Reader:
         entries: list[Entry] = []
         seen: set[str] = set()
         start: Position | None = None
-        deeper = " " * (indent + 1)  # a line starting with this continues or nests under the entry
+        margin = " " * indent  # what every line of this mapping starts with
+        deeper = margin + " "  # a line starting with this continues or nests under the entry
         # NamedTuples built by tuple.__new__ directly: the generated __new__ is a Python call, and skipping
         # it takes a fifth off this loop
         new = tuple.__new__
+        one_line_entry = _ONE_LINE_ENTRY.fullmatch
         while index < count:
             line = lines[index]
+            # The usual entry first, read by one regex from the mapping's column (a key cannot start with a
+            # space, so a match also proves the entry sits exactly at `indent`).
+            one_line = one_line_entry(line, indent) if not indent or line.startswith(margin) else None
+            if one_line is not None and start is not None:
+                row = index + offset
+                index += 1
+                group = one_line.lastindex
+                # A plain value may continue on the next line (or after an empty one): then the general
+                # reader below takes it.
+                if group != _PLAIN or index == count or (lines[index] and not lines[index].startswith(deeper)):
+                    name, text = one_line.group(1, group)
+                    key = new(Scalar, (name, row, indent, row, indent + len(name)))
+                    begin, end = one_line.regs[group]
+                    if group == _PLAIN:
+                        value = new(Scalar, (text, row, begin, row, end))
+                    else:
+                        if group == _SINGLE_QUOTED and "''" in text:
+                            text = text.replace("''", "'")
+                        value = new(Scalar, (text, row, begin - 1, row, end + 1))
+                    if name in seen:
+                        self.problems.append(duplicate_key(self.path, key))
+                    seen.add(name)
+                    entries.append(new(Entry, (key, value)))
+                    continue
+                index -= 1
             content = line.lstrip(" ")
             if not content or content[0] == "#":
                 index += 1
@@ -132,29 +163,8 @@ class _Reader:
                 raise _Decline
             if start is None:
                 start = Position(index + offset, column)
+                continue  # read the first entry again, now that the mapping's start is known
             row = index + offset
-            one_line = _ONE_LINE_ENTRY.fullmatch(line, column)
-            if one_line is not None:
-                # The usual entry, read by one regex. A plain value may continue on the next line (or after
-                # an empty one): then the general reader below takes it.
-                name, single, double, plain = one_line.groups()
-                index += 1
-                if plain is None or index == count or (lines[index] and not lines[index].startswith(deeper)):
-                    key = new(Scalar, (name, row, column, row, column + len(name)))
-                    if single is not None:
-                        if "''" in single:
-                            single = single.replace("''", "'")
-                        value = new(Scalar, (single, row, one_line.start(2) - 1, row, one_line.end(2) + 1))
-                    elif double is not None:
-                        value = new(Scalar, (double, row, one_line.start(3) - 1, row, one_line.end(3) + 1))
-                    else:
-                        value = new(Scalar, (plain, row, one_line.start(4), row, one_line.end(4)))
-                    if name in seen:
-                        self.problems.append(duplicate_key(self.path, key))
-                    seen.add(name)
-                    entries.append(new(Entry, (key, value)))
-                    continue
-                index -= 1
             found = _KEY.match(line, column)
             if found is None:
                 raise _Decline
@@ -379,8 +389,9 @@ def parse_common(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node,
             return None
         yaml_text = yaml_text.replace("\r\n", "\n")  # columns and line numbers stay the same
     if yaml_text.isascii():
-        # the usual case, decided in C: ASCII is printable exactly from U+0020 to U+007E
-        if not yaml_text.replace("\n", "").isprintable():
+        # the usual case, decided in C: deleting the printable bytes and the line feed must leave nothing
+        # (several times cheaper than str.isprintable, which looks every character up in Unicode's tables)
+        if yaml_text.encode("ascii").translate(None, _PRINTABLE_ASCII_AND_LF):
             return None
     elif _OUTSIDE.search(yaml_text) is not None:
         return None
