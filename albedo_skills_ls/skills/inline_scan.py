@@ -95,7 +95,10 @@ def inline_links(line: str) -> list[tuple[Span, str]]:
     destination as written (inside `<>` for an angle destination)."""
     if "[" not in line or "](" not in line:
         return []
-    ends = _link_text_ends(line)
+    # Without a backslash, link text ends at the next `]` unless a `[` comes first: two forward cursors
+    # (openings only move right) answer that, and skip the per-character table the escapes need.
+    ends = _link_text_ends(line) if "\\" in line else None
+    next_close = next_open = -2  # the next `]` and `[` from the last text start asked for; -1: none left
     after: dict[int, re.Match[str] | None] = {}  # `]` position -> what follows it, matched once
     found: list[tuple[Span, str]] = []
     position = 0
@@ -103,7 +106,15 @@ def inline_links(line: str) -> list[tuple[Span, str]]:
         opening = line.find("[", position)
         if opening < 0:
             return found
-        close = ends[opening + 1]
+        if ends is not None:
+            close = ends[opening + 1]
+        else:
+            text_start = opening + 1
+            if -1 != next_close < text_start:
+                next_close = line.find("]", text_start)
+            if -1 != next_open < text_start:
+                next_open = line.find("[", text_start)
+            close = next_close if next_close >= 0 and (next_open < 0 or next_close < next_open) else -1
         if close >= 0:
             if close not in after:
                 after[close] = _DESTINATION.match(line, close + 1)

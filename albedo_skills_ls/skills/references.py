@@ -169,7 +169,10 @@ def find_references(text: str, first_line: int | None = None, lines: list[str] |
         return []
     found: list[Reference] = []
     for number, line in prose_lines(lines, start, needles="`["):
-        found.extend(_line_references(line, number))
+        # a link needs a `[`, and a code span names a path only if it holds a `/`: most lines with
+        # backticks hold neither, and are passed over here without looking for their spans
+        if "[" in line or "/" in line:
+            found.extend(_line_references(line, number))
     return found
 
 
