@@ -56,6 +56,8 @@ class ParsedSkill(NamedTuple):
 
 def name_problem(name: str) -> str | None:
     """Why `name` is not a valid skill name, or None. Names the first offending character."""
+    if len(name) <= limits.MAX_NAME_CHARS and NAME_PATTERN.match(name):
+        return None  # the usual case, in one regex call rather than one per character
     if len(name) > limits.MAX_NAME_CHARS:
         return f"is {len(name)} characters long; the limit is {limits.MAX_NAME_CHARS}"
     for index, char in enumerate(name):
@@ -107,17 +109,20 @@ class _Checker:
     def add(self, code: Code, message: str, where: Range) -> None:
         self.found.append(code.at(self.path, message, where))
 
-    def string_field(self, root: Mapping, key: str) -> tuple[str | None, Range | None]:
+    def string_field(self, root: Mapping, key: str) -> tuple[str | None, Node | None]:
+        """The field's string value (None when absent or not a string) and its value node (None when
+        absent). The node rather than its range: most ranges are never placed in a diagnostic."""
         entry = root.get(key)
         if entry is None:
             return None, None
-        if not isinstance(entry.value, Scalar):
-            kind = "a list" if not isinstance(entry.value, Mapping) else "a map"
-            self.add(codes.FIELD_TYPE, f"`{key}` must be a string, not {kind}", entry.value.range)
-            return None, entry.value.range
-        if entry.value.range in self.rejected:
-            return None, entry.value.range
-        return entry.value.value, entry.value.range
+        node = entry.value
+        if not isinstance(node, Scalar):
+            kind = "a list" if not isinstance(node, Mapping) else "a map"
+            self.add(codes.FIELD_TYPE, f"`{key}` must be a string, not {kind}", node.range)
+            return None, node
+        if self.rejected and node.range in self.rejected:
+            return None, node
+        return node.value, node
 
     def allowed_tools(self, root: Mapping) -> None:
         """A YAML list of strings is how most people write `allowed-tools`: a warning with a quick fix
@@ -199,7 +204,8 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
     checker.keys(root)
     whole = frontmatter.delimiter_range
 
-    name, name_range = checker.string_field(root, "name")
+    name, name_node = checker.string_field(root, "name")
+    name_range = name_node.range if name_node is not None else None
     if name_range is None:
         checker.add(codes.NAME_MISSING, "add a `name` field: the skill folder's name", whole)
     elif name is not None:
@@ -214,8 +220,8 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
                 name_range,
             )
 
-    description, description_range = checker.string_field(root, "description")
-    if description_range is None:
+    description, description_node = checker.string_field(root, "description")
+    if description_node is None:
         checker.add(
             codes.DESCRIPTION_MISSING,
             "add a `description`: what the skill does and when to use it", whole
@@ -225,25 +231,25 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
             checker.add(
                 codes.DESCRIPTION_MISSING,
                 "`description` is blank: say what the skill does and when to use it",
-                description_range,
+                description_node.range,
             )
         elif (length := description_length(description)) > limits.MAX_DESCRIPTION_CHARS:
             checker.add(
                 codes.DESCRIPTION_TOO_LONG,
                 f"description is {length:,} characters; the limit is {limits.MAX_DESCRIPTION_CHARS:,}: "
                 "move detail into the body",
-                description_range,
+                description_node.range,
             )
 
     checker.string_field(root, "license")
     checker.allowed_tools(root)
-    compatibility, compatibility_range = checker.string_field(root, "compatibility")
-    if compatibility is not None and compatibility_range is not None:
+    compatibility, compatibility_node = checker.string_field(root, "compatibility")
+    if compatibility is not None and compatibility_node is not None:
         if not compatibility.strip():
             checker.add(
                 codes.COMPATIBILITY_INVALID,
                 "`compatibility` is empty: describe the environment the skill needs, or remove the field",
-                compatibility_range,
+                compatibility_node.range,
             )
         elif (length := description_length(compatibility)) > limits.MAX_COMPATIBILITY_CHARS:
             # counted like a description: a folded or literal block's final line break is not content
@@ -251,7 +257,7 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
                 codes.COMPATIBILITY_INVALID,
                 f"`compatibility` is {length} characters; the limit is "
                 f"{limits.MAX_COMPATIBILITY_CHARS}",
-                compatibility_range,
+                compatibility_node.range,
             )
     checker.metadata(root)
     _check_body(checker, skill_text, frontmatter.end_line)
@@ -267,11 +273,13 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
 
 
 def _check_body(checker: _Checker, skill_text: SkillText, end_line: int) -> None:
-    body_lines = skill_text.body_lines
-    if not body_lines:
+    lines = skill_text.lines
+    line_count = len(lines) - (end_line + 1)
+    if line_count <= 0 or skill_text.text is None:
         return
-    line_count = len(body_lines)
-    tokens = sum(map(len, body_lines)) / limits.CHARS_PER_TOKEN  # the estimate; over 5,000 means over 20,000 characters
+    # the body's characters, counted without copying its lines: the text less the frontmatter's lines
+    characters = len(skill_text.text) - sum(map(len, lines[: end_line + 1]))
+    tokens = characters / limits.CHARS_PER_TOKEN  # the estimate; over 5,000 means over 20,000 characters
     if line_count > limits.MAX_BODY_LINES:
         first_over = end_line + 1 + limits.MAX_BODY_LINES
         checker.add(
