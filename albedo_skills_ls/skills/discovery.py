@@ -51,17 +51,21 @@ def _os_reason(exc: OSError) -> str:
     return exc.strerror or exc.__class__.__name__
 
 
-def read_skill_bytes(path: str, folder: str) -> tuple[bytes | None, os.stat_result | None, Diagnostic | None]:
+def read_skill_bytes(
+    path: str, folder: str, link: os.stat_result | None = None
+) -> tuple[bytes | None, os.stat_result | None, Diagnostic | None]:
     """Read one `SKILL.md` safely: never a FIFO, never outside `folder`, never more than the bound + 1.
+    `link` is the path's `lstat` when the caller has just taken it (discovery does, for its cache).
 
     Returns (bytes, stat, None) or (None, stat-or-None, the diagnostic that explains why not).
     """
-    try:
-        link = os.lstat(path)
-    except FileNotFoundError:
-        return None, None, codes.SKILL_FILE_MISSING.at(folder, missing_skill_file_message(folder))
-    except OSError as exc:
-        return None, None, _unreadable(path, exc)
+    if link is None:
+        try:
+            link = os.lstat(path)
+        except FileNotFoundError:
+            return None, None, codes.SKILL_FILE_MISSING.at(folder, missing_skill_file_message(folder))
+        except OSError as exc:
+            return None, None, _unreadable(path, exc)
     try:
         info = os.stat(path) if stat.S_ISLNK(link.st_mode) else link
         if stat.S_ISLNK(link.st_mode) and not resolves_within(path, folder):
@@ -297,11 +301,13 @@ def examine_candidate(folder: str, cache: ParseCache | None, real_folder: str | 
 def _examine_candidate(folder: str, cache: ParseCache | None) -> ParsedSkill | Diagnostic:
     """Parse one candidate folder's `SKILL.md` (or say why it can't be), reusing an unchanged parse."""
     path = os.path.join(folder, SKILL_FILE)
+    link: os.stat_result | None = None
     if cache is not None:
         # lstat first: for the usual regular file it is the stat the cache compares, and it tells a link
-        # apart without a second call (a reload of an unchanged tree is mostly these calls)
+        # apart without a second call (a reload of an unchanged tree is mostly these calls); a miss
+        # hands it on to the read
         try:
-            info = os.lstat(path)
+            link = info = os.lstat(path)
             linked = stat.S_ISLNK(info.st_mode)
             if linked:
                 info = os.stat(path)
@@ -311,7 +317,7 @@ def _examine_candidate(folder: str, cache: ParseCache | None) -> ParsedSkill | D
             cached = cache.get(path, info)
             if cached is not None and (not linked or resolves_within(path, folder)):
                 return cached
-    data, info, problem = read_skill_bytes(path, folder)
+    data, info, problem = read_skill_bytes(path, folder, link)
     if problem is not None or data is None or info is None:
         assert problem is not None
         return problem

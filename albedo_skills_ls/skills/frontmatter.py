@@ -95,12 +95,26 @@ def _strip_eol(line: str) -> str:
     return line
 
 
+def _may_hold_other_breaks(text: str) -> bool:
+    """Whether `text` may hold a character other than `\n` that str.splitlines ends a line at."""
+    return (
+        "\r" in text
+        or "\x0b" in text
+        or "\x0c" in text
+        or "\x1c" in text
+        or "\x1d" in text
+        or "\x1e" in text
+        or not text.isascii()  # then also \x85, U+2028 and U+2029
+    )
+
+
 def lines_of(text: str) -> list[str]:
     """Lines with their ends kept. Only `\n` (so also `\r\n`) ends a line, as in YAML and in LSP."""
     lines = text.splitlines(keepends=True)
     # str.splitlines also splits on \r alone, \v, \f, \x1c.. and U+2028: then it finds more lines than
-    # there are `\n`s, and a plain split is right.
-    if len(lines) != text.count("\n") + (not text.endswith("\n") and bool(text)):
+    # there are `\n`s, and a plain split is right. Those characters are rare, and looking for each is
+    # cheaper than counting the line feeds.
+    if _may_hold_other_breaks(text) and len(lines) != text.count("\n") + (not text.endswith("\n") and bool(text)):
         parts = text.split("\n")
         lines = [part + "\n" for part in parts[:-1]]
         if parts[-1]:
