@@ -14,7 +14,7 @@ from typing import Iterable, NamedTuple
 
 from . import codes, limits
 from .model import FILE_START, SEVERITY_RANK, Catalog, Diagnostic, Related, Root, Scope, Skill, count_severities
-from .paths import is_within, resolves_within
+from .paths import child, is_within, resolves_within
 from .references import check_references
 from .rules import ParsedSkill, check_document
 
@@ -300,7 +300,7 @@ def examine_candidate(folder: str, cache: ParseCache | None, real_folder: str | 
 
 def _examine_candidate(folder: str, cache: ParseCache | None) -> ParsedSkill | Diagnostic:
     """Parse one candidate folder's `SKILL.md` (or say why it can't be), reusing an unchanged parse."""
-    path = os.path.join(folder, SKILL_FILE)
+    path = child(folder, SKILL_FILE)
     link: os.stat_result | None = None
     if cache is not None:
         # lstat first: for the usual regular file it is the stat the cache compares, and it tells a link
@@ -360,7 +360,7 @@ def _candidates(roots: list[tuple[str, Scope]], found: list[Diagnostic]) -> tupl
                         if broken is not None:
                             found.append(broken)
                     continue
-                target = os.path.join(real_root, entry.name)
+                target = child(real_root, entry.name)
                 if entry.is_symlink():
                     target = os.path.realpath(entry.path)
                     if not is_within(target, real_root) or target == real_root:

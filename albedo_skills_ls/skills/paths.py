@@ -17,3 +17,9 @@ def is_within(path: str, folder: str) -> bool:
 def resolves_within(path: str, folder: str) -> bool:
     """Whether `path`, with every link resolved, is `folder` (also resolved) or lies beneath it."""
     return is_within(os.path.realpath(path), os.path.realpath(folder))
+
+
+def child(folder: str, name: str) -> str:
+    """`os.path.join(folder, name)` for a plain entry name (no `/`), without its checks: discovery and
+    reference walks join once per skill and component on every reload."""
+    return folder + name if folder.endswith("/") else f"{folder}/{name}"

@@ -53,7 +53,7 @@ from .inline_scan import code_spans, inline_links
 from .markdown import prose_lines
 from . import limits
 from .model import INFORMATION, Diagnostic, Range
-from .paths import is_within
+from .paths import child, is_within
 
 ReferenceKind = Literal["link", "code"]
 Status = Literal["ok", "missing", "outside"]
@@ -319,6 +319,9 @@ def resolve(folder: str, target: str) -> tuple[Status, str | None]:
     """
     if target.startswith("/") or target == ".." or target.startswith("../"):
         return "outside", None
+    simple = _resolve_plain(folder, target)
+    if simple is not None:
+        return simple
     current = folder
     pending = [part for part in target.split("/") if part not in ("", ".")]
     hops = 0
@@ -329,8 +332,7 @@ def resolve(folder: str, target: str) -> tuple[Status, str | None]:
                 return "outside", None
             current = os.path.dirname(current)
             continue
-        # os.path.join for an absolute folder, inlined: its checks cost more than the lstat on a reload
-        candidate = current + part if current.endswith("/") else f"{current}/{part}"
+        candidate = child(current, part)
         try:
             info = os.lstat(candidate)
         except OSError:
@@ -354,6 +356,29 @@ def resolve(folder: str, target: str) -> tuple[Status, str | None]:
                 pending = [p for p in link.split("/") if p not in ("", ".")] + pending
             continue
         if pending and not stat.S_ISDIR(info.st_mode):
+            return "missing", None
+        current = candidate
+    return "ok", current
+
+
+def _resolve_plain(folder: str, target: str) -> tuple[Status, str | None] | None:
+    """`resolve` for the usual target, plain names joined by `/` (no `.`, `..` or empty parts), met by no
+    link on the way: one `lstat` per component and nothing else. None hands the target to the general walk
+    (a link on the way, or a target of another shape)."""
+    parts = target.split("/")
+    if "" in parts or "." in parts or ".." in parts:
+        return None
+    current = folder
+    last = len(parts) - 1
+    for index, part in enumerate(parts):
+        candidate = child(current, part)
+        try:
+            mode = os.lstat(candidate).st_mode
+        except OSError:
+            return "missing", None
+        if stat.S_ISLNK(mode):
+            return None
+        if index < last and not stat.S_ISDIR(mode):
             return "missing", None
         current = candidate
     return "ok", current
