@@ -118,7 +118,10 @@ class _Reader:
         lines, offset, count = self.lines, self.offset, len(self.lines)
         entries: list[Entry] = []
         seen: set[str] = set()
-        start: Position | None = None
+        first = self.next_significant(index)
+        if first == count or _indent(lines[first]) != indent:
+            raise _Decline  # an empty nested map cannot happen here; an empty document is handled by the caller
+        start = Position(first + offset, indent)
         margin = " " * indent  # what every line of this mapping starts with
         deeper = margin + " "  # a line starting with this continues or nests under the entry
         # NamedTuples built by tuple.__new__ directly: the generated __new__ is a Python call, and skipping
@@ -130,7 +133,7 @@ class _Reader:
             # The usual entry first, read by one regex from the mapping's column (a key cannot start with a
             # space, so a match also proves the entry sits exactly at `indent`).
             one_line = one_line_entry(line, indent) if not indent or line.startswith(margin) else None
-            if one_line is not None and start is not None:
+            if one_line is not None:
                 row = index + offset
                 index += 1
                 group = one_line.lastindex
@@ -161,9 +164,6 @@ class _Reader:
                 if column < indent:
                     break
                 raise _Decline
-            if start is None:
-                start = Position(index + offset, column)
-                continue  # read the first entry again, now that the mapping's start is known
             row = index + offset
             found = _KEY.match(line, column)
             if found is None:
@@ -176,8 +176,6 @@ class _Reader:
                 self.problems.append(duplicate_key(self.path, key))
             seen.add(name)
             entries.append(Entry(key, value))
-        if start is None:
-            raise _Decline  # an empty nested map cannot happen here; an empty document is handled by the caller
         return Mapping(tuple(entries), Range(start, Position(index + offset, 0))), index
 
     def value(self, index: int, start: int, colon_end: int, indent: int, nested: bool) -> tuple[Node, int]:
@@ -349,22 +347,26 @@ class _Reader:
             raise _Decline
         parts: list[str] = []
         empty = 0
+        margin = " " * content_indent
         while following < len(lines):
             line = lines[following]
             if not line:
                 empty += 1
                 following += 1
                 continue
-            column = _indent(line)
-            if column == len(line):
-                raise _Decline  # a whitespace-only line: its spaces may or may not be content
-            if column < content_indent:
-                if column > indent and line[column] != "#":
-                    raise _Decline  # neither inside the block nor back in the mapping
-                break
-            text = line[content_indent:]
-            if folded and text[0] == " ":
-                raise _Decline  # more-indented lines keep their breaks in a folded block
+            if line.startswith(margin) and line[content_indent:content_indent + 1].strip(" "):
+                text = line[content_indent:]  # the usual line: text right at the block's indentation
+            else:
+                column = _indent(line)
+                if column == len(line):
+                    raise _Decline  # a whitespace-only line: its spaces may or may not be content
+                if column < content_indent:
+                    if column > indent and line[column] != "#":
+                        raise _Decline  # neither inside the block nor back in the mapping
+                    break
+                if folded:
+                    raise _Decline  # more-indented lines keep their breaks in a folded block
+                text = line[content_indent:]
             if parts:
                 parts.append(("\n" * empty if empty else " ") if folded else "\n" * (empty + 1))
             parts.append(text)
