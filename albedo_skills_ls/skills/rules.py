@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from . import codes, limits
 from .codes import Code
-from .frontmatter import Mapping, Node, Scalar, Sequence, SkillText, read_text
+from .frontmatter import Entry, Mapping, Node, Scalar, Sequence, SkillText, read_text
 from .model import ERROR, Diagnostic, Range
 from .references import Reference, find_references
 
@@ -105,6 +105,13 @@ class _Checker:
         # values the reader already rejected (an alias, an anchored value): checking their content again
         # would add a second, misleading error (an alias reads as an empty string)
         self.rejected = {d.range for d in reader_findings if d.code == codes.YAML_ALIAS.id}
+        self.fields: dict[str, Entry] = {}  # the first entry of each plain key (`Mapping.get`), see `index`
+
+    def index(self, root: Mapping) -> None:
+        """Look every field up once: the rules ask for seven of them, and `Mapping.get` is a linear scan."""
+        for entry in root.entries:
+            if entry.key.__class__ is Scalar:
+                self.fields.setdefault(entry.key.value, entry)
 
     def add(self, code: Code, message: str, where: Range) -> None:
         self.found.append(code.at(self.path, message, where))
@@ -112,7 +119,7 @@ class _Checker:
     def string_field(self, root: Mapping, key: str) -> tuple[str | None, Node | None]:
         """The field's string value (None when absent or not a string) and its value node (None when
         absent). The node rather than its range: most ranges are never placed in a diagnostic."""
-        entry = root.get(key)
+        entry = self.fields.get(key)
         if entry is None:
             return None, None
         node = entry.value
@@ -127,7 +134,7 @@ class _Checker:
     def allowed_tools(self, root: Mapping) -> None:
         """A YAML list of strings is how most people write `allowed-tools`: a warning with a quick fix
         (decisions.md section 7), not an error. Anything else that is not a string is `field-type`."""
-        entry = root.get("allowed-tools")
+        entry = self.fields.get("allowed-tools")
         if entry is not None and string_items(entry.value) is not None:
             self.add(
                 codes.ALLOWED_TOOLS_LIST,
@@ -139,7 +146,7 @@ class _Checker:
         self.string_field(root, "allowed-tools")
 
     def metadata(self, root: Mapping) -> None:
-        entry = root.get("metadata")
+        entry = self.fields.get("metadata")
         if entry is None:
             return
         if not isinstance(entry.value, Mapping):
@@ -201,6 +208,7 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
         )
         return ParsedSkill(path, None, None, None, tuple(checker.found))
 
+    checker.index(root)
     checker.keys(root)
     whole = frontmatter.delimiter_range
 
