@@ -130,6 +130,16 @@ def opens_frontmatter(lines: list[str]) -> bool:
 def closing_line(lines: list[str]) -> int | None:
     """The line number of the `---` that closes a frontmatter opened on line 0 (trailing spaces or tabs
     allowed), or None when no later line closes it. The one definition of where a frontmatter ends."""
+    # Usually the closing line is exactly `---\n` and no line before it starts with `---`: list.index and
+    # one substring search decide that in C, where a loop over the frontmatter's lines would not.
+    try:
+        usual = lines.index(DELIMITER + "\n", 1)
+    except ValueError:
+        usual = None
+    if usual is not None:
+        before = "".join(lines[1:usual])
+        if not before.startswith(DELIMITER) and "\n" + DELIMITER not in before:
+            return usual
     for number in range(1, len(lines)):
         line = lines[number]
         if line.startswith(DELIMITER) and _strip_eol(line).rstrip(" \t") == DELIMITER:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from albedo_skills_ls.skills.frontmatter import Mapping, Scalar, Sequence, read_text
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from albedo_skills_ls.skills.frontmatter import Mapping, Scalar, Sequence, closing_line, lines_of, read_text
 from albedo_skills_ls.skills.limits import MAX_FRONTMATTER_BYTES
 from albedo_skills_ls.skills.model import ERROR
 from albedo_skills_ls.skills.rules import check_document
@@ -482,3 +485,26 @@ def test_body_is_everything_after_the_closing_line():
     assert skill.frontmatter.end_line == 3
     assert skill.body == "# Title\n\ntext"
     assert read_text("# no frontmatter\n", PATH).body == ""
+
+
+# The plain definitions `closing_line` and `lines_of` are fast versions of: they must agree everywhere.
+def _closing_line_by_definition(lines):
+    for number in range(1, len(lines)):
+        line = lines[number].removesuffix("\n").removesuffix("\r")
+        if line.rstrip(" \t") == "---":
+            return number
+    return None
+
+
+_LINE_PIECES = ["---", "----", "--- ", "---\t", " ---", "---x", "a", "", "\r", "\x0b", "\u2028", "é"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_LINE_PIECES), max_size=8), st.booleans())
+def test_closing_line_and_lines_of_agree_with_their_definitions(pieces, final_break):
+    text = "---\n" + "\n".join(pieces) + ("\n" if final_break and pieces else "")
+    lines = lines_of(text)
+    by_definition = [part + "\n" for part in text.split("\n")]
+    by_definition[-1] = by_definition[-1][:-1]
+    assert lines == [line for line in by_definition if line]
+    assert closing_line(lines) == _closing_line_by_definition(lines)
