@@ -51,6 +51,9 @@ def _os_reason(exc: OSError) -> str:
     return exc.strerror or exc.__class__.__name__
 
 
+_READ_CHUNK_BYTES = 64 * 1024  # what each further read asks for, when a file grew after fstat
+
+
 def read_skill_bytes(
     path: str, folder: str, link: os.stat_result | None = None
 ) -> tuple[bytes | None, os.stat_result | None, Diagnostic | None]:
@@ -95,12 +98,16 @@ def read_skill_bytes(
             return None, opened, _not_regular(path, opened)
         chunks = []
         remaining = limits.MAX_SKILL_FILE_BYTES + 1
+        # Ask for the size fstat gave (plus one, to see growth) rather than the whole bound: os.read
+        # allocates what it is asked for, and a 1 MiB buffer per file cost more than the rest of the read.
+        want = min(remaining, opened.st_size + 1)
         while remaining > 0:
-            chunk = os.read(fd, remaining)
+            chunk = os.read(fd, want)
             if not chunk:
                 break
             chunks.append(chunk)
             remaining -= len(chunk)
+            want = min(remaining, _READ_CHUNK_BYTES)
         data = b"".join(chunks)
     except OSError as exc:
         return None, info, _unreadable(path, exc)

@@ -454,6 +454,17 @@ def test_huge_sparse_skill_file_is_refused_without_reading_it(layout: Layout):
     assert f"{1 << 40:,}" in diag.message
 
 
+def test_a_file_larger_than_its_stat_says_is_read_whole():
+    # The read asks for the size fstat gave; a file that holds more (it grew, or it is one of /proc's
+    # files, which all say 0 bytes) is read on to its end, in further chunks.
+    path = "/proc/self/cmdline"
+    assert os.stat(path).st_size == 0
+    data, _info, problem = discovery.read_skill_bytes(path, "/proc/self")
+    assert problem is None
+    with open(path, "rb") as handle:
+        assert data == handle.read() and len(data) > 1
+
+
 # ----------------------------------------------------------------------------------------- precedence
 
 
