@@ -168,10 +168,11 @@ def find_references(text: str, first_line: int | None = None, lines: list[str] |
     if start is None:
         return []
     found: list[Reference] = []
-    for number, line in prose_lines(lines, start, needles="`["):
-        # a link needs a `[`, and a code span names a path only if it holds a `/`: most lines with
-        # backticks hold neither, and are passed over here without looking for their spans
-        if "[" in line or "/" in line:
+    # A link needs a `[`, and a code span names a path only if it holds a `/`: the lines holding either
+    # are few (backticks are common, slashes and brackets rare), and of those a `/` without a backtick
+    # names nothing.
+    for number, line in prose_lines(lines, start, needles="[/"):
+        if "[" in line or "`" in line:
             found.extend(_line_references(line, number))
     return found
 
