@@ -30,8 +30,10 @@ from .yamltree import Entry, Mapping, Node, Scalar, Sequence, duplicate_key
 # Anything outside printable ASCII, the line feed and the Unicode YAML treats as ordinary text sends the
 # document to ruamel.yaml: tabs, CR (CRLF is rewritten first), C0/C1 controls, DEL, NEL, U+2028/U+2029,
 # the BOM, surrogates and the non-characters U+FFFE/U+FFFF.
-_OUTSIDE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
-_PRINTABLE_ASCII_AND_LF = bytes(range(0x20, 0x7F)) + b"\n"  # the same set, for ASCII text
+# Written as the class of the characters sent away rather than the negation of those kept: the same set
+# (tests/unit/test_fastyaml.py checks every code point), compiled in 0.7 ms instead of 6 ms at each start.
+_OUTSIDE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+_PRINTABLE_ASCII_AND_LF = bytes(range(0x20, 0x7F)) + b"\n"  # the ASCII characters kept
 
 # A key: a short plain word at the start of the line's content, then `:` and a space or the line's end.
 # libyaml allows far more (and keys up to 1024 characters); anything else is declined.

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills.fastyaml import parse_common
+from albedo_skills_ls.skills.fastyaml import _OUTSIDE, _PRINTABLE_ASCII_AND_LF, parse_common
 from albedo_skills_ls.skills.frontmatter import Mapping, Scalar, Sequence, parse_yaml, parse_yaml_events, read_text
 
 from conftest import write_skill
@@ -405,3 +406,16 @@ def test_read_text_of_a_common_skill_gives_the_reference_tree():
     yaml_text = "".join(text.splitlines(keepends=True)[1:6])
     assert shape(read.frontmatter.root) == reference(yaml_text)[0]
     assert read.diagnostics == ()
+
+
+# The characters the fast path reads, as the common shape allows them: the line feed, printable ASCII
+# and the Unicode YAML treats as ordinary text.
+KEPT = re.compile("[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+
+
+def test_the_characters_sent_to_ruamel_are_exactly_those_not_kept():
+    for code in range(0x110000):
+        character = chr(code)
+        assert bool(_OUTSIDE.match(character)) != bool(KEPT.match(character)), hex(code)
+    kept_ascii = {chr(byte) for byte in _PRINTABLE_ASCII_AND_LF}
+    assert kept_ascii == {chr(code) for code in range(128) if KEPT.match(chr(code))}
