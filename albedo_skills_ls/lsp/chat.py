@@ -11,6 +11,7 @@ What a `/command` is, and what it names, is decided by the engine (`skills.slash
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 from weakref import WeakKeyDictionary
 
 import attrs
@@ -63,13 +64,24 @@ def completion_items(
         fitting = [item for item in commands.items if fits_typed(item.label, typed)]
     else:  # every command starts with `/`: after a bare `/`, all of them fit
         fitting = list(commands.items)
-    answer = _replacing(ls, fitting, edit_range)
+    answer = _replacing(ls, fitting, edit_range, commands.fields_by_label)
     commands.last = (typed, edit_range, answer)
     return answer
 
 
+_ITEM_FIELDS = tuple(attribute.name for attribute in attrs.fields(types.CompletionItem))
+ItemFields = tuple[tuple[str, object], ...]  # every field of a CompletionItem, as (name, value)
+
+
+def fields_of(item: types.CompletionItem) -> ItemFields:
+    return tuple((name, getattr(item, name)) for name in _ITEM_FIELDS)
+
+
 def _replacing(
-    ls: AlbedoLanguageServer, items: list[types.CompletionItem], edit_range: types.Range
+    ls: AlbedoLanguageServer,
+    items: list[types.CompletionItem],
+    edit_range: types.Range,
+    field_reader: Callable[[], Callable[[types.CompletionItem], ItemFields]] | None = None,
 ) -> types.CompletionList | list[types.CompletionItem]:
     """`items` (whose label is the text to insert) as an answer where each replaces `edit_range`.
 
@@ -77,6 +89,7 @@ def _replacing(
     built per request. Any other gets a copy of each item with its own textEdit (Neovim 0.7's omnifunc needs
     it, else accepting `/help` after a `/` leaves `//help`: see completion.py). Either way the list is
     complete (`isIncomplete` false, as a bare list means): the client filters further typing itself.
+    `field_reader` gives a reader of the items' fields kept with them (`_Commands.fields_by_label`).
     """
     if not items:
         return []
@@ -84,19 +97,17 @@ def _replacing(
         return types.CompletionList(
             is_incomplete=False, items=items, item_defaults=types.CompletionItemDefaults(edit_range=edit_range)
         )
-    return [_with_edit(item, types.TextEdit(range=edit_range, new_text=item.label)) for item in items]
+    read_fields = field_reader() if field_reader is not None else fields_of
+    return [_with_edit(read_fields(item), types.TextEdit(range=edit_range, new_text=item.label)) for item in items]
 
 
-_ITEM_FIELDS = tuple(field.name for field in attrs.fields(types.CompletionItem))
-
-
-def _with_edit(item: types.CompletionItem, edit: types.TextEdit) -> types.CompletionItem:
-    """A copy of `item` with `edit` as its textEdit, filled slot by slot: the fields were validated when the
-    item was built, so the constructor's validation is not run again. About 10% cheaper than the
-    constructor, and it copies whatever fields the item has without naming them."""
+def _with_edit(fields: ItemFields, edit: types.TextEdit) -> types.CompletionItem:
+    """A copy of an item (given by its `fields`) with `edit` as its textEdit, filled slot by slot: the fields
+    were validated when the item was built, so the constructor's validation is not run again. With the
+    fields read once per snapshot (`_Commands.fields`) this is about 40% cheaper than the constructor."""
     copy = object.__new__(types.CompletionItem)
-    for name in _ITEM_FIELDS:
-        object.__setattr__(copy, name, getattr(item, name))
+    for name, value in fields:
+        object.__setattr__(copy, name, value)
     object.__setattr__(copy, "text_edit", edit)
     return copy
 
@@ -109,6 +120,14 @@ class _Commands:
     client: ClientFeatures  # the items' documentation is Markdown or plain text, as the client renders
     items: tuple[types.CompletionItem, ...]  # every command, without a range
     last: tuple[str, types.Range, types.CompletionList | list[types.CompletionItem]] | None = None
+    # the items' fields by label, read at the first answer to a client without itemDefaults
+    fields: dict[str, ItemFields] | None = None
+
+    def fields_by_label(self) -> Callable[[types.CompletionItem], ItemFields]:
+        if self.fields is None:
+            self.fields = {item.label: fields_of(item) for item in self.items}
+        fields = self.fields
+        return lambda item: fields[item.label]
 
 
 def _commands(ls: AlbedoLanguageServer, catalog: Catalog) -> _Commands:
