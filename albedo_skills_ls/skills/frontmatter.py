@@ -18,6 +18,7 @@ from . import codes
 from .codes import Code
 from .limits import MAX_FRONTMATTER_BYTES
 from .model import Diagnostic, Position, Range
+from .fastyaml import parse_common
 from .yamltree import Entry, Mapping, Node, Scalar, Sequence, duplicate_key
 
 BOM = "\ufeff"
@@ -406,8 +407,6 @@ def parse_yaml(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | 
 
     The common shape of frontmatter is read by `fastyaml` without importing ruamel.yaml; anything else,
     and anything fastyaml is unsure of, goes through ruamel.yaml's event stream below."""
-    from .fastyaml import parse_common
-
     common = parse_common(yaml_text, path, line_offset)
     if common is not None:
         return common

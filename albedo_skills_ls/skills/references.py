@@ -114,6 +114,9 @@ def split_placeholder(written: str) -> tuple[str, str]:
     return "", written
 
 
+_BACKSLASH_ESCAPE = re.compile(r"\\(.)")
+
+
 def _link_target(written: str) -> str | None:
     """The relative path a link target names, or None when it is no file reference (URL, anchor...)."""
     placeholder, target = split_placeholder(written.strip())
@@ -121,7 +124,8 @@ def _link_target(written: str) -> str | None:
         return None  # the skill folder itself
     if not target or target.startswith("#") or target.startswith("//") or _SCHEME.match(target):
         return None
-    target = re.sub(r"\\(.)", r"\1", target)  # Markdown backslash escapes
+    if "\\" in target:
+        target = _BACKSLASH_ESCAPE.sub(r"\1", target)  # Markdown backslash escapes
     target = target.split("#", 1)[0].split("?", 1)[0]
     if not target:
         return None

@@ -214,13 +214,14 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
 
     name, name_node = checker.string_field(root, "name")
     name_range = name_node.range if name_node is not None else None
+    name_invalid: str | None = None  # why a non-empty string name is invalid
     if name_range is None:
         checker.add(codes.NAME_MISSING, "add a `name` field: the skill folder's name", whole)
     elif name is not None:
         if not name:
             checker.add(codes.NAME_MISSING, "`name` is empty: set it to the skill folder's name", name_range)
-        elif problem := name_problem(name):
-            checker.add(codes.NAME_INVALID, f"name `{name}` {problem}", name_range)
+        elif name_invalid := name_problem(name):
+            checker.add(codes.NAME_INVALID, f"name `{name}` {name_invalid}", name_range)
         elif folder_name is not None and name != folder_name:
             checker.add(
                 codes.NAME_MISMATCH,
@@ -270,7 +271,7 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
     checker.metadata(root)
     _check_body(checker, skill_text, frontmatter.end_line)
 
-    valid_name = name if name_range is not None and name and not name_problem(name) else None
+    valid_name = name if name_range is not None and name and name_invalid is None else None
     return ParsedSkill(
         path,
         valid_name,
