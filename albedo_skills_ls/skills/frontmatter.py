@@ -16,9 +16,9 @@ from typing import Any, Callable, NamedTuple
 
 from . import codes
 from .codes import Code
+from .fastyaml import parse_common
 from .limits import MAX_FRONTMATTER_BYTES
 from .model import Diagnostic, Position, Range
-from .fastyaml import parse_common
 from .yamltree import Entry, Mapping, Node, Scalar, Sequence, duplicate_key
 
 BOM = "\ufeff"

@@ -17,8 +17,8 @@ def prose_lines(lines: list[str], start: int = 0, needles: str | None = None) ->
     """(line number, line without its end) for every line from `start` that is outside fenced code.
 
     With `needles`, only lines holding one of those characters are yielded, and only the lines holding a
-    needle or three fence characters in a row are looked at (no other line can open or close a fence):
-    pick needles that are rare in prose, and a long body costs a few searches.
+    needle or three fence characters in a row are looked at past one quick test (no other line can open or
+    close a fence): with needles that are rare in prose, few lines are.
     """
     if needles is None:
         candidates: range | list[int] = range(start, len(lines))

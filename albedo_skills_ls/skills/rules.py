@@ -116,7 +116,7 @@ class _Checker:
     def add(self, code: Code, message: str, where: Range) -> None:
         self.found.append(code.at(self.path, message, where))
 
-    def string_field(self, root: Mapping, key: str) -> tuple[str | None, Node | None]:
+    def string_field(self, key: str) -> tuple[str | None, Node | None]:
         """The field's string value (None when absent or not a string) and its value node (None when
         absent). The node rather than its range: most ranges are never placed in a diagnostic."""
         entry = self.fields.get(key)
@@ -131,7 +131,7 @@ class _Checker:
             return None, node
         return node.value, node
 
-    def allowed_tools(self, root: Mapping) -> None:
+    def allowed_tools(self) -> None:
         """A YAML list of strings is how most people write `allowed-tools`: a warning with a quick fix
         (decisions.md section 7), not an error. Anything else that is not a string is `field-type`."""
         entry = self.fields.get("allowed-tools")
@@ -143,9 +143,9 @@ class _Checker:
                 entry.value.range,
             )
             return
-        self.string_field(root, "allowed-tools")
+        self.string_field("allowed-tools")
 
-    def metadata(self, root: Mapping) -> None:
+    def metadata(self) -> None:
         entry = self.fields.get("metadata")
         if entry is None:
             return
@@ -212,7 +212,7 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
     checker.keys(root)
     whole = frontmatter.delimiter_range
 
-    name, name_node = checker.string_field(root, "name")
+    name, name_node = checker.string_field("name")
     name_range = name_node.range if name_node is not None else None
     name_invalid: str | None = None  # why a non-empty string name is invalid
     if name_range is None:
@@ -229,7 +229,7 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
                 name_range,
             )
 
-    description, description_node = checker.string_field(root, "description")
+    description, description_node = checker.string_field("description")
     if description_node is None:
         checker.add(
             codes.DESCRIPTION_MISSING,
@@ -250,9 +250,9 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
                 description_node.range,
             )
 
-    checker.string_field(root, "license")
-    checker.allowed_tools(root)
-    compatibility, compatibility_node = checker.string_field(root, "compatibility")
+    checker.string_field("license")
+    checker.allowed_tools()
+    compatibility, compatibility_node = checker.string_field("compatibility")
     if compatibility is not None and compatibility_node is not None:
         if not compatibility.strip():
             checker.add(
@@ -268,7 +268,7 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
                 f"{limits.MAX_COMPATIBILITY_CHARS}",
                 compatibility_node.range,
             )
-    checker.metadata(root)
+    checker.metadata()
     _check_body(checker, skill_text, frontmatter.end_line)
 
     valid_name = name if name_range is not None and name and name_invalid is None else None
