@@ -301,7 +301,8 @@ def examine_candidate(folder: str, cache: ParseCache | None, real_folder: str | 
     result = _examine_candidate(folder, cache)
     if isinstance(result, ParsedSkill) and result.references:
         problems = check_references(result.path, result.references, real_folder)
-        result = result._replace(diagnostics=result.diagnostics + problems)
+        if problems:  # most skills' references all resolve: then the cached parse is returned as it is
+            result = result._replace(diagnostics=result.diagnostics + problems)
     return result
 
 
