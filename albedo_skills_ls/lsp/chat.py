@@ -11,7 +11,6 @@ What a `/command` is, and what it names, is decided by the engine (`skills.slash
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 from weakref import WeakKeyDictionary
 
 import attrs
@@ -64,7 +63,7 @@ def completion_items(
         fitting = [item for item in commands.items if fits_typed(item.label, typed)]
     else:  # every command starts with `/`: after a bare `/`, all of them fit
         fitting = list(commands.items)
-    answer = _replacing(ls, fitting, edit_range, commands.fields_by_label)
+    answer = _replacing(ls, fitting, edit_range, commands.fields)
     commands.last = (typed, edit_range, answer)
     return answer
 
@@ -81,7 +80,7 @@ def _replacing(
     ls: AlbedoLanguageServer,
     items: list[types.CompletionItem],
     edit_range: types.Range,
-    field_reader: Callable[[], Callable[[types.CompletionItem], ItemFields]] | None = None,
+    fields: dict[str, ItemFields] | None = None,
 ) -> types.CompletionList | list[types.CompletionItem]:
     """`items` (whose label is the text to insert) as an answer where each replaces `edit_range`.
 
@@ -89,7 +88,7 @@ def _replacing(
     built per request. Any other gets a copy of each item with its own textEdit (Neovim 0.7's omnifunc needs
     it, else accepting `/help` after a `/` leaves `//help`: see completion.py). Either way the list is
     complete (`isIncomplete` false, as a bare list means): the client filters further typing itself.
-    `field_reader` gives a reader of the items' fields kept with them (`_Commands.fields_by_label`).
+    `fields` holds the items' fields by label when they were read ahead (`_Commands.fields`).
     """
     if not items:
         return []
@@ -97,8 +96,10 @@ def _replacing(
         return types.CompletionList(
             is_incomplete=False, items=items, item_defaults=types.CompletionItemDefaults(edit_range=edit_range)
         )
-    read_fields = field_reader() if field_reader is not None else fields_of
-    return [_with_edit(read_fields(item), edit_range, item.label) for item in items]
+    return [
+        _with_edit(fields[item.label] if fields is not None else fields_of(item), edit_range, item.label)
+        for item in items
+    ]
 
 
 def _with_edit(fields: ItemFields, edit_range: types.Range, new_text: str) -> types.CompletionItem:
@@ -125,14 +126,9 @@ class _Commands:
     client: ClientFeatures  # the items' documentation is Markdown or plain text, as the client renders
     items: tuple[types.CompletionItem, ...]  # every command, without a range
     last: tuple[str, types.Range, types.CompletionList | list[types.CompletionItem]] | None = None
-    # the items' fields by label, read at the first answer to a client without itemDefaults
+    # the items' fields by label, read with them for a client without itemDefaults (None for the others,
+    # which never copy an item)
     fields: dict[str, ItemFields] | None = None
-
-    def fields_by_label(self) -> Callable[[types.CompletionItem], ItemFields]:
-        if self.fields is None:
-            self.fields = {item.label: fields_of(item) for item in self.items}
-        fields = self.fields
-        return lambda item: fields[item.label]
 
 
 def _commands(ls: AlbedoLanguageServer, catalog: Catalog) -> _Commands:
@@ -150,7 +146,8 @@ def _commands(ls: AlbedoLanguageServer, catalog: Catalog) -> _Commands:
         )
         for index, entry in enumerate(command_entries(catalog))  # built-ins first, then catalog order
     )
-    cached = _command_cache[ls] = _Commands(catalog, ls.client, items)
+    fields = None if ls.client.completion_default_range else {item.label: fields_of(item) for item in items}
+    cached = _command_cache[ls] = _Commands(catalog, ls.client, items, fields=fields)
     return cached
 
 
