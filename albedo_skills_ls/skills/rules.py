@@ -182,7 +182,7 @@ class _Checker:
                 )
                 continue
             guess = close_field(key.value)
-            if guess and guess == key.value.lower() and root.get(guess) is not None:
+            if guess and guess == key.value.lower() and guess in self.fields:
                 # `Name:` beside `name:` (seen in real skills): suggesting `name` would only duplicate it
                 hint = f"; `{guess}` is already set (keys are case-sensitive): remove this one"
             elif guess:
