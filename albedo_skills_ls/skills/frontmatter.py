@@ -32,12 +32,14 @@ class Frontmatter(NamedTuple):
     """Where the frontmatter sits in the document and what it holds.
 
     `root` is None when the block could not be parsed (its diagnostics say why); an empty block gives an
-    empty `Mapping`. `end_line` is the line of the closing `---`; the body starts on the line after it.
+    empty `Mapping`. `end_line` is the line of the closing `---`; the body starts on the line after it, at
+    offset `body_start` of the text.
     """
 
     root: Node | None
     end_line: int
     delimiter_range: Range  # the opening `---`
+    body_start: int  # the offset of the body in the text: just after the closing `---` line's end
 
 
 class SkillText(NamedTuple):
@@ -46,18 +48,19 @@ class SkillText(NamedTuple):
     text: str | None  # None when the bytes are not UTF-8
     frontmatter: Frontmatter | None
     diagnostics: tuple[Diagnostic, ...]
-    lines: list[str] | tuple[()] = ()  # `lines_of(text)`, split once
 
     @property
-    def body_lines(self) -> list[str]:
-        """The Markdown lines after the closing `---` (none when there is no frontmatter block)."""
-        if self.text is None or self.frontmatter is None:
-            return []
-        return self.lines[self.frontmatter.end_line + 1 :]
+    def lines(self) -> list[str]:
+        """`lines_of(text)`, split when asked for: checking the usual document never needs its lines, and
+        splitting it was a tenth of discovery (docs/performance.md, round 4)."""
+        return lines_of(self.text) if self.text is not None else []
 
     @property
     def body(self) -> str:
-        return "".join(self.body_lines)
+        """The Markdown after the closing `---` line ("" when there is no frontmatter block)."""
+        if self.text is None or self.frontmatter is None:
+            return ""
+        return self.text[self.frontmatter.body_start :]
 
 
 def decode(data: bytes, path: str) -> tuple[str | None, Diagnostic | None]:
@@ -128,24 +131,39 @@ def opens_frontmatter(lines: list[str]) -> bool:
     return bool(lines) and _strip_eol(lines[0]) == DELIMITER
 
 
-def closing_line(lines: list[str]) -> int | None:
-    """The line number of the `---` that closes a frontmatter opened on line 0 (trailing spaces or tabs
-    allowed), or None when no later line closes it. The one definition of where a frontmatter ends."""
-    # Usually the closing line is exactly `---\n` and no line before it starts with `---`: list.index and
-    # one substring search decide that in C, where a loop over the frontmatter's lines would not.
-    try:
-        usual = lines.index(DELIMITER + "\n", 1)
-    except ValueError:
-        usual = None
-    if usual is not None:
-        before = "".join(lines[1:usual])
-        if not before.startswith(DELIMITER) and "\n" + DELIMITER not in before:
-            return usual
-    for number in range(1, len(lines)):
-        line = lines[number]
-        if line.startswith(DELIMITER) and _strip_eol(line).rstrip(" \t") == DELIMITER:
-            return number
+def _opening_end(text: str) -> int | None:
+    """The offset of the line feed that ends an opening `---` line 0 (len(text) when the text is that line
+    alone), or None when line 0 is not exactly `---`: `opens_frontmatter` on the text itself."""
+    end = text.find("\n")
+    if end < 0:
+        end = len(text)
+    return end if _strip_eol(text[:end]) == DELIMITER else None
+
+
+def closing_start(text: str) -> int | None:
+    """The offset of the `---` line that closes a frontmatter opened on line 0 (trailing spaces or tabs
+    allowed), or None when no later line closes it. The one definition of where a frontmatter ends.
+
+    Only lines that start with `---` are looked at, each found by one substring search, so the usual
+    document is decided in a few calls however long it is."""
+    end = text.find("\n")
+    while end >= 0:
+        found = text.find("\n" + DELIMITER, end)
+        if found < 0:
+            return None
+        start = found + 1
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        if line.removesuffix("\r").rstrip(" \t") == DELIMITER:
+            return start
     return None
+
+
+def closing_line(lines: list[str]) -> int | None:
+    """The line number of `closing_start`, for callers that hold the lines (editor features)."""
+    text = "".join(lines)
+    start = closing_start(text)
+    return None if start is None else text.count("\n", 0, start)
 
 
 _KEY_LINE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*:")
@@ -178,8 +196,11 @@ def _late_opening(lines: list[str]) -> str | None:
 
 
 def split_and_parse(text: str, path: str) -> SkillText:
-    lines = lines_of(text)
-    if not opens_frontmatter(lines):
+    """Find the frontmatter block in the text and read its YAML. The usual document is split into lines
+    only inside its frontmatter: the offsets found here place the body."""
+    opening_end = _opening_end(text)
+    if opening_end is None:
+        lines = lines_of(text)
         first = _strip_eol(lines[0]) if lines else ""
         return SkillText(
             text,
@@ -193,11 +214,10 @@ def split_and_parse(text: str, path: str) -> SkillText:
                     Range.of(0, 0, 0, len(first)),
                 ),
             ),
-            lines,
         )
     opening = Range.of(0, 0, 0, len(DELIMITER))
-    end_line = closing_line(lines)
-    if end_line is None:
+    closing = closing_start(text)
+    if closing is None:
         return SkillText(
             text,
             None,
@@ -208,31 +228,33 @@ def split_and_parse(text: str, path: str) -> SkillText:
                     opening,
                 ),
             ),
-            lines,
         )
-    yaml_text = "".join(lines[1:end_line])
+    end_line = text.count("\n", 0, closing)
+    body_start = text.find("\n", closing) + 1 or len(text)
+    yaml_text = text[opening_end + 1 : closing]
     size = len(yaml_text.encode("utf-8", "surrogatepass"))
     if size > MAX_FRONTMATTER_BYTES:
+        closing_line_text = _strip_eol(text[closing:body_start])
         return SkillText(
             text,
-            Frontmatter(None, end_line, opening),
+            Frontmatter(None, end_line, opening, body_start),
             (
                 codes.FRONTMATTER_TOO_LARGE.at(
                     path,
                     f"the frontmatter is {size:,} bytes, over the {MAX_FRONTMATTER_BYTES:,}-byte limit: "
                     "keep only metadata there and move long text into the body",
-                    Range.of(0, 0, end_line, len(_strip_eol(lines[end_line]))),
+                    Range.of(0, 0, end_line, len(closing_line_text)),
                 ),
             ),
-            lines,
         )
     odd_break = _odd_line_break(yaml_text, 1, path)
     if odd_break is not None:
-        return SkillText(text, Frontmatter(None, end_line, opening), (odd_break,), lines)
+        return SkillText(text, Frontmatter(None, end_line, opening, body_start), (odd_break,))
     root, problems = parse_yaml(yaml_text, path, line_offset=1)
-    return SkillText(
-        text, Frontmatter(root, end_line, opening), tuple(_inside_lines(d, lines) for d in problems), lines
-    )
+    if problems:
+        lines = lines_of(text)
+        problems = [_inside_lines(diagnostic, lines) for diagnostic in problems]
+    return SkillText(text, Frontmatter(root, end_line, opening, body_start), tuple(problems))
 
 
 def _inside_lines(diagnostic: Diagnostic, lines: list[str]) -> Diagnostic:

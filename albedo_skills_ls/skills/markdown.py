@@ -13,64 +13,68 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _FENCE_RUNS = ("```", "~~~")  # a line without one of these neither opens nor closes a fence
 
 
-def prose_lines(lines: list[str], start: int = 0, needles: str | None = None) -> Iterator[tuple[int, str]]:
-    """(line number, line without its end) for every line from `start` that is outside fenced code.
+def _fence_after(fence: str | None, line: str) -> tuple[str | None, bool]:
+    """Given the fence open before `line` (None: none), the fence open after it and whether `line` is
+    prose. The one place that knows how a fence opens and closes."""
+    # a fence is a run of three backticks or tildes: a line without one is decided without the regex
+    opener = _FENCE.match(line) if ("```" in line or "~~~" in line) else None
+    if fence is not None:
+        if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
+            if not line[opener.end() :].strip():
+                return None, False
+        return fence, False
+    if opener:
+        return opener.group(1), False
+    return None, True
 
-    With `needles`, only lines holding one of those characters are yielded, and only the lines holding a
-    needle or three fence characters in a row are looked at past one quick test (no other line can open or
-    close a fence): with needles that are rare in prose, few lines are.
-    """
-    if needles is None:
-        candidates: range | list[int] = range(start, len(lines))
-    else:
-        candidates = _lines_holding(lines, start, (*needles, *_FENCE_RUNS))
+
+def prose_lines(lines: list[str], start: int = 0) -> Iterator[tuple[int, str]]:
+    """(line number, line without its end) for every line from `start` that is outside fenced code."""
     fence: str | None = None
-    for number in candidates:
+    for number in range(start, len(lines)):
         line = lines[number].rstrip("\r\n")
-        # a fence is a run of three backticks or tildes: a line without one is decided without the regex
-        opener = _FENCE.match(line) if ("```" in line or "~~~" in line) else None
-        if fence is not None:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
-                if not line[opener.end() :].strip():
-                    fence = None
-            continue
-        if opener:
-            fence = opener.group(1)
-            continue
-        if needles is None:
+        fence, prose = _fence_after(fence, line)
+        if prose:
             yield number, line
-        else:
+
+
+def prose_lines_holding(text: str, offset: int, first_line: int, needles: str) -> Iterator[tuple[int, str]]:
+    """(line number, line without its end) for every line of `text` from `offset` (the start of line
+    `first_line`) that is outside fenced code and holds one of the characters of `needles`.
+
+    Only the lines holding a needle or a fence run are looked at (no other line can open or close a
+    fence), and they are found by substring searches through the text: with needles that are rare in
+    prose, a body of a hundred lines costs a few searches instead of a test per line, and is never split."""
+    fence: str | None = None
+    number, counted = first_line, offset  # `number` is the line that starts at `counted`
+    for start in _line_starts_holding(text, offset, (*needles, *_FENCE_RUNS)):
+        number += text.count("\n", counted, start)
+        counted = start
+        end = text.find("\n", start)
+        line = (text[start:] if end < 0 else text[start:end]).rstrip("\r")
+        fence, prose = _fence_after(fence, line)
+        if prose:
             for character in needles:
                 if character in line:
                     yield number, line
                     break
 
 
-def _lines_holding(lines: list[str], start: int, strings: tuple[str, ...]) -> list[int]:
-    """The numbers, in order, of the lines from `start` that hold one of `strings` (at most four).
-
-    One comprehension of `in` tests, for only the strings the body holds at all: on a body of a hundred
-    lines this filter is most of the reference scan, and it measured faster than a loop over the strings,
-    a regex per line, or searches through the joined body (docs/performance.md, round 3)."""
-    body = "".join(lines[start:])
-    # the first character alone is a memchr: most absent strings are ruled out without a full search
-    present = tuple(string for string in strings if string[0] in body and string in body)
-    numbered = enumerate(lines[start:], start)
-    if not present:
-        return []
-    if len(present) == 1:
-        (a,) = present
-        return [number for number, line in numbered if a in line]
-    if len(present) == 2:
-        a, b = present
-        return [number for number, line in numbered if a in line or b in line]
-    if len(present) == 3:
-        a, b, c = present
-        return [number for number, line in numbered if a in line or b in line or c in line]
-    if len(present) == 4:
-        a, b, c, d = present
-        return [number for number, line in numbered if a in line or b in line or c in line or d in line]
-    raise ValueError(f"at most four strings to look for, not {len(present)}")
+def _line_starts_holding(text: str, offset: int, strings: tuple[str, ...]) -> list[int]:
+    """The offsets, in order, of the lines from `offset` (a line's start) that hold one of `strings`.
+    Each string is searched for from the end of the last line it was found on: linear in the text."""
+    starts: set[int] = set()
+    find = text.find
+    for string in strings:
+        # a single character is a memchr: most absent strings are ruled out by their first one
+        at = find(string, offset) if find(string[0], offset) >= 0 else -1
+        while at >= 0:
+            starts.add(text.rfind("\n", 0, at) + 1)
+            end = find("\n", at)
+            if end < 0:
+                break
+            at = find(string, end)
+    return sorted(starts)
 
 
 def fenced_lines(lines: list[str]) -> set[int]:

@@ -50,7 +50,7 @@ from urllib.parse import unquote
 from . import codes
 from .frontmatter import closing_line, lines_of, opens_frontmatter
 from .inline_scan import code_spans, inline_links
-from .markdown import prose_lines
+from .markdown import prose_lines_holding
 from . import limits
 from .model import INFORMATION, Diagnostic, Range
 from .paths import child, is_within
@@ -161,21 +161,24 @@ def _concrete_segment(segment: str) -> bool:
     return not any(word in PLACEHOLDER_WORDS for word in _WORD_SEPARATORS.split(lowered))
 
 
-def find_references(text: str, first_line: int | None = None, lines: list[str] | None = None) -> list[Reference]:
+def find_references(text: str, body: tuple[int, int] | None = None) -> list[Reference]:
     """Every reference in the body of a `SKILL.md` text, in document order.
 
-    `first_line` is where the body starts; by default it is found from the frontmatter delimiters.
-    `lines` may pass `lines_of(text)` when the caller already split it.
+    `body` is where the body starts, its line number and its offset in `text`, when the caller knows it;
+    by default it is found from the frontmatter delimiters.
     """
-    lines = lines_of(text) if lines is None else lines
-    start = body_start_line(lines) if first_line is None else first_line
-    if start is None:
-        return []
+    if body is None:
+        lines = lines_of(text)
+        start = body_start_line(lines)
+        if start is None:
+            return []
+        body = (start, len("".join(lines[:start])))
+    first_line, offset = body
     found: list[Reference] = []
     # A link needs a `[`, and a code span names a path only if it holds a `/`: the lines holding either
     # are few (backticks are common, slashes and brackets rare), and of those a `/` without a backtick
     # names nothing.
-    for number, line in prose_lines(lines, start, needles="[/"):
+    for number, line in prose_lines_holding(text, offset, first_line, "[/"):
         if "[" in line or "`" in line:
             found.extend(_line_references(line, number))
     return found

@@ -269,7 +269,7 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
                 compatibility_node.range,
             )
     checker.metadata()
-    _check_body(checker, skill_text, frontmatter.end_line)
+    _check_body(checker, skill_text, frontmatter.body_start, frontmatter.end_line)
 
     valid_name = name if name_range is not None and name and name_invalid is None else None
     return ParsedSkill(
@@ -281,13 +281,15 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
     )
 
 
-def _check_body(checker: _Checker, skill_text: SkillText, end_line: int) -> None:
-    lines = skill_text.lines
-    line_count = len(lines) - (end_line + 1)
-    if line_count <= 0 or skill_text.text is None:
+def _check_body(checker: _Checker, skill_text: SkillText, body_start: int, end_line: int) -> None:
+    text = skill_text.text
+    if text is None:
         return
-    # the body's characters, counted without copying its lines: the text less the frontmatter's lines
-    characters = len(skill_text.text) - sum(map(len, lines[: end_line + 1]))
+    # the body's lines and characters, counted in the text from the offset where the body starts
+    line_count = text.count("\n", body_start) + (body_start < len(text) and not text.endswith("\n"))
+    if line_count <= 0:
+        return
+    characters = len(text) - body_start
     tokens = characters / limits.CHARS_PER_TOKEN  # the estimate; over 5,000 means over 20,000 characters
     if line_count > limits.MAX_BODY_LINES:
         first_over = end_line + 1 + limits.MAX_BODY_LINES
@@ -310,7 +312,8 @@ def check_document(data: bytes | str, path: str, folder_name: str | None) -> Par
     """Read and check one `SKILL.md` from its bytes (disk) or its text (an editor buffer)."""
     skill_text = read_text(data, path)
     parsed = check_frontmatter(skill_text, path, folder_name)
-    if skill_text.text is None:
+    text, frontmatter = skill_text.text, skill_text.frontmatter
+    if text is None:
         return parsed
-    body_line = skill_text.frontmatter.end_line + 1 if skill_text.frontmatter else None
-    return parsed._replace(references=tuple(find_references(skill_text.text, body_line, skill_text.lines)))
+    body = (frontmatter.end_line + 1, frontmatter.body_start) if frontmatter else None
+    return parsed._replace(references=tuple(find_references(text, body)))

@@ -508,3 +508,22 @@ def test_closing_line_and_lines_of_agree_with_their_definitions(pieces, final_br
     by_definition[-1] = by_definition[-1][:-1]
     assert lines == [line for line in by_definition if line]
     assert closing_line(lines) == _closing_line_by_definition(lines)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from(["---\n", "---\r\n", "--- \n", "---", "----\n", "a\n", ""]), st.lists(st.sampled_from(_LINE_PIECES), max_size=8))
+def test_the_block_found_in_the_text_is_the_one_the_lines_define(opening, pieces):
+    # split_and_parse finds the block by searching the text, without splitting it into lines: it must
+    # place the frontmatter and the body exactly where the line definitions do
+    text = opening + "\n".join(pieces)
+    lines = lines_of(text)
+    skill = read_text(text, PATH)
+    opens = bool(lines) and lines[0].removesuffix("\n").removesuffix("\r") == "---"
+    closing = _closing_line_by_definition(lines) if opens else None
+    if closing is None:
+        assert skill.frontmatter is None
+        assert skill.body == ""
+    else:
+        assert skill.frontmatter.end_line == closing
+        assert skill.body == "".join(lines[closing + 1 :])
+    assert skill.lines == lines

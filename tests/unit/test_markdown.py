@@ -1,6 +1,10 @@
 """Fenced code: what opens and closes a fence, shared by references, headings and chat commands."""
 
-from albedo_skills_ls.skills.markdown import fenced_lines, prose_lines
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from albedo_skills_ls.skills.frontmatter import lines_of
+from albedo_skills_ls.skills.markdown import fenced_lines, prose_lines, prose_lines_holding
 
 DOC = [
     "intro [a](b.md)\n",  # 0 prose
@@ -23,5 +27,24 @@ def test_fences_open_and_close_by_the_commonmark_rules():
 
 
 def test_needles_keep_only_the_lines_that_can_hold_them_without_losing_track_of_fences():
-    assert list(prose_lines(DOC, needles="`[")) == [(0, "intro [a](b.md)"), (9, "after `x/y.md`")]
+    text = "".join(DOC)
+    assert list(prose_lines_holding(text, 0, 0, "`[")) == [(0, "intro [a](b.md)"), (9, "after `x/y.md`")]
+    ninth = len("".join(DOC[:9]))
+    assert list(prose_lines_holding(text, ninth, 9, "`[")) == [(9, "after `x/y.md`")]
     assert list(prose_lines(DOC, start=9)) == [(9, "after `x/y.md`"), (10, "plain words")]
+
+
+_PIECES = ["```", "````", "~~~", "   ```", "    ```", "```js", "``` ", "[a](b)", "x/y", "`a/b`", "plain", "", "\r", "é/"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12), st.integers(0, 12), st.booleans())
+def test_the_lines_found_by_searching_the_text_are_the_prose_lines_holding_a_needle(pieces, first, final_break):
+    # prose_lines_holding looks only at the lines a substring search finds: it must yield exactly the
+    # prose lines (by prose_lines, line by line) that hold a needle, numbered alike, from any line on
+    text = "\n".join(pieces) + ("\n" if final_break else "")
+    lines = lines_of(text)
+    first = min(first, len(lines))
+    offset = len("".join(lines[:first]))
+    expected = [(number, line) for number, line in prose_lines(lines, first) if "[" in line or "/" in line]
+    assert list(prose_lines_holding(text, offset, first, "[/")) == expected
