@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .model import Diagnostic, Position, Range
+from .model import Diagnostic, Range
 from .yamltree import Entry, Mapping, Node, Scalar, Sequence, duplicate_key
 
 # Anything outside printable ASCII, the line feed and the Unicode YAML treats as ordinary text sends the
@@ -35,23 +35,29 @@ from .yamltree import Entry, Mapping, Node, Scalar, Sequence, duplicate_key
 _OUTSIDE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 _PRINTABLE_ASCII_AND_LF = bytes(range(0x20, 0x7F)) + b"\n"  # the ASCII characters kept
 
+# Nodes are built by tuple.__new__ directly: a NamedTuple's generated __new__ is a Python call, and skipping
+# it takes a fifth off the reading of a line
+_new = tuple.__new__
+
 # A key: a short plain word at the start of the line's content, then `:` and a space or the line's end.
 # libyaml allows far more (and keys up to 1024 characters); anything else is declined.
 _KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}):(?: +|$)")
 
-# A whole `key: value` line whose value is single-quoted, double-quoted without escapes, or plain (its first
-# character no indicator, no `: ` or ` #` inside, no `:` at its end), with an optional comment. Matched
-# from the line's indentation on.
-# Possessive runs (`++`, `*+`) let the engine take a run of ordinary characters in one step instead of one
-# alternation per character, and never give them back: this regex reads most frontmatter lines.
+# A whole `key: value` line whose value is single-quoted, double-quoted, or plain (its first character no
+# indicator, no ` #` inside), with an optional comment. Matched from the line's indentation on. The caller
+# rules out what this regex lets through (a double-quoted value with escapes, a plain one holding `: ` or
+# ending with `:`), and strips the spaces a plain value's run takes before a comment or the line's end.
+# Every run is of the characters other than one: the regex engine takes such a run a few instructions per
+# character, where a class of two (`[^"\\]`, `[^ :]`) costs ten times that. This regex reads most
+# frontmatter lines. Possessive runs (`++`, `*+`) never give back what they took: no backtracking.
 _ONE_LINE_ENTRY = re.compile(
     r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}): +"
     r"(?:'((?:[^']++|'')*+)'"
-    r'|"([^"\\]*+)"'
-    r"|([^-?:,\[\]{}#&*!|>'\"%@` ](?:[^ :]++|:(?=[^ ])| ++(?=[^ #]))*+))"
-    r"(?: +#.*)? *"
+    r'|"([^"]*+)"'
+    r"|([^-?:,\[\]{}#&*!|>'\"%@` ](?:[^#]*+(?<! )#)*+[^#]*+))"
+    r" *(?:(?<= )#.*)?"
 )
-_SINGLE_QUOTED, _DOUBLE_QUOTED_VALUE, _PLAIN = 2, 3, 4  # _ONE_LINE_ENTRY's value groups
+_DOUBLE_QUOTED_VALUE, _PLAIN = 3, 4  # _ONE_LINE_ENTRY's value groups (2 is the single-quoted value)
 
 # Characters that give a plain scalar's first character (or a continuation line's) another meaning.
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
@@ -123,12 +129,10 @@ class _Reader:
         first = self.next_significant(index)
         if first == count or _indent(lines[first]) != indent:
             raise _Decline  # an empty nested map cannot happen here; an empty document is handled by the caller
-        start = Position(first + offset, indent)
+        first_row = first + offset
         margin = " " * indent  # what every line of this mapping starts with
         deeper = margin + " "  # a line starting with this continues or nests under the entry
-        # NamedTuples built by tuple.__new__ directly: the generated __new__ is a Python call, and skipping
-        # it takes a fifth off this loop
-        new = tuple.__new__
+        new = _new
         one_line_entry = _ONE_LINE_ENTRY.fullmatch
         while index < count:
             line = lines[index]
@@ -136,27 +140,38 @@ class _Reader:
             # space, so a match also proves the entry sits exactly at `indent`).
             one_line = one_line_entry(line, indent) if not indent or line.startswith(margin) else None
             if one_line is not None:
-                row = index + offset
-                index += 1
                 group = one_line.lastindex
-                # A plain value may continue on the next line (or after an empty one): then the general
-                # reader below takes it.
-                if group != _PLAIN or index == count or (lines[index] and not lines[index].startswith(deeper)):
-                    name, text = one_line.group(1, group)
+                name, text = one_line.group(1, group)
+                begin, end = one_line.regs[group]
+                if group == _PLAIN:
+                    if text[-1] == " ":
+                        text = text.rstrip(" ")
+                        end = begin + len(text)
+                    following = index + 1
+                    # A plain value may continue on the next line (or after an empty one); `: ` or a final
+                    # `:` would make it a map: then the general reader below takes it.
+                    simple = (
+                        (following == count or (lines[following] and not lines[following].startswith(deeper)))
+                        and ": " not in text
+                        and text[-1] != ":"
+                    )
+                elif group == _DOUBLE_QUOTED_VALUE:
+                    simple = "\\" not in text  # escapes are read by `quoted`
+                    begin, end = begin - 1, end + 1
+                else:
+                    if "''" in text:
+                        text = text.replace("''", "'")
+                    simple = True
+                    begin, end = begin - 1, end + 1
+                if simple:
+                    row = index + offset
+                    index += 1
                     key = new(Scalar, (name, row, indent, row, indent + len(name)))
-                    begin, end = one_line.regs[group]
-                    if group == _PLAIN:
-                        value = new(Scalar, (text, row, begin, row, end))
-                    else:
-                        if group == _SINGLE_QUOTED and "''" in text:
-                            text = text.replace("''", "'")
-                        value = new(Scalar, (text, row, begin - 1, row, end + 1))
                     if name in seen:
                         self.problems.append(duplicate_key(self.path, key))
                     seen.add(name)
-                    entries.append(new(Entry, (key, value)))
+                    entries.append(new(Entry, (key, new(Scalar, (text, row, begin, row, end)))))
                     continue
-                index -= 1
             content = line.lstrip(" ")
             if not content or content[0] == "#":
                 index += 1
@@ -172,13 +187,13 @@ class _Reader:
                 raise _Decline
             name = found.group(1)
             key_end = column + len(name)
-            key = Scalar(name, row, column, row, key_end)
+            key = new(Scalar, (name, row, column, row, key_end))
             value, index = self.value(index, found.end(), key_end + 1, indent, nested)
             if name in seen:  # after the value, as the event builder reports a nested duplicate first
                 self.problems.append(duplicate_key(self.path, key))
             seen.add(name)
-            entries.append(Entry(key, value))
-        return Mapping(tuple(entries), Range(start, Position(index + offset, 0))), index
+            entries.append(new(Entry, (key, value)))
+        return new(Mapping, (tuple(entries), Range.of(first_row, indent, index + offset, 0))), index
 
     def value(self, index: int, start: int, colon_end: int, indent: int, nested: bool) -> tuple[Node, int]:
         """The value that starts at column `start` of line `index`, in a mapping at column `indent`."""
@@ -212,7 +227,7 @@ class _Reader:
         key). Like a block mapping, its range ends where the next token starts."""
         lines, offset = self.lines, self.offset
         items: list[Node] = []
-        start = Position(index + offset, indent)
+        first_row = index + offset
         while True:
             index = self.next_significant(index)
             if index == len(lines):
@@ -237,7 +252,7 @@ class _Reader:
             else:
                 item, index = self.plain(index, value_start, indent)
             items.append(item)
-        return Sequence(tuple(items), Range(start, Position(index + offset, 0))), index
+        return Sequence(tuple(items), Range.of(first_row, indent, index + offset, 0)), index
 
     def flow_sequence(self, index: int, start: int) -> Sequence:
         """`[word, word, ...]` on one line: plain words only (flow context has its own plain-scalar rules)."""
@@ -265,7 +280,7 @@ class _Reader:
         after = line[position:]
         if after.strip(" ") and not (after[0] == " " and after.lstrip(" ")[0] == "#"):
             raise _Decline
-        return Sequence(tuple(items), Range(Position(row, start), Position(row, position)))
+        return Sequence(tuple(items), Range.of(row, start, row, position))
 
     def quoted(self, index: int, start: int) -> Scalar:
         line = self.lines[index]
@@ -293,7 +308,7 @@ class _Reader:
         if after.strip(" ") and not (after[0] == " " and after.lstrip(" ")[0] == "#"):
             raise _Decline  # something other than a comment follows the closing quote
         row = index + self.offset
-        return Scalar(value, row, start, row, end)
+        return _new(Scalar, (value, row, start, row, end))
 
     def plain(self, index: int, start: int, indent: int) -> tuple[Scalar, int]:
         """A plain scalar, possibly continued on more-indented lines (folded into spaces and breaks)."""
@@ -332,7 +347,7 @@ class _Reader:
             last, end = following, len(line.rstrip(" "))
             following += 1
         offset = self.offset
-        return Scalar("".join(parts), index + offset, start, last + offset, end), last + 1
+        return _new(Scalar, ("".join(parts), index + offset, start, last + offset, end)), last + 1
 
     def block(self, index: int, start: int, indent: int) -> tuple[Scalar, int]:
         """A literal (`|`, `|-`) or folded (`>`, `>-`) block scalar without an indentation indicator."""
@@ -382,7 +397,7 @@ class _Reader:
         elif not strip:
             value += "\n"  # clip keeps the last line break
         offset = self.offset
-        return Scalar(value, index + offset, start, end_line + offset, end_column), following
+        return _new(Scalar, (value, index + offset, start, end_line + offset, end_column)), following
 
 
 def parse_common(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node, list[Diagnostic]] | None:

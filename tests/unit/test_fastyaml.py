@@ -355,6 +355,11 @@ soup = st.lists(
 @example("d: |\n  a\n # c\nk: v\n")
 @example("m:\n  a: 0\n\n   0\n ")  # no final line break after spaces: libyaml ends the inner map at them
 @example("m:\n  a: 0\n  # c")
+# what the one-line regex lets through for the reader to rule out, or reads only with the spaces stripped
+@example('a: "x\\"y"\nb: "v"#c\nc: "v"  # c\n')
+@example("a: b: c\nd: e\n")
+@example("a: b:  # c\n")
+@example("a: C# and F#   \nb: x #\nc: y  \n")
 def test_corner_cases_are_declined_or_read_exactly_as_ruamel_reads_them(text):
     assert_agrees(text)
 
