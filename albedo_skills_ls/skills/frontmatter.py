@@ -23,6 +23,7 @@ from .yamltree import Entry, Mapping, Node, Scalar, Sequence, duplicate_key
 
 BOM = "\ufeff"
 DELIMITER = "---"
+_OPENING_RANGE = Range.of(0, 0, 0, len(DELIMITER))  # the opening `---` (ranges are immutable: one for all)
 
 # The failsafe schema's tags; "!" is the non-specific tag of a quoted scalar, which also means "string".
 FAILSAFE_TAGS = frozenset({"tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "!"})
@@ -215,7 +216,7 @@ def split_and_parse(text: str, path: str) -> SkillText:
                 ),
             ),
         )
-    opening = Range.of(0, 0, 0, len(DELIMITER))
+    opening = _OPENING_RANGE
     closing = closing_start(text)
     if closing is None:
         return SkillText(

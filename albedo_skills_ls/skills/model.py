@@ -34,6 +34,9 @@ def count_severities(diagnostics: Any) -> MappingProxyType[str, int]:
     return MappingProxyType(counts)
 
 
+_new = tuple.__new__  # builds a NamedTuple from a tuple of its fields, without a Python-level call
+
+
 class Position(NamedTuple):
     line: int
     character: int
@@ -48,9 +51,14 @@ class Range(NamedTuple):
 
     @staticmethod
     def of(line: int, start: int, end_line: int | None = None, end: int | None = None) -> Range:
-        return Range(
-            Position(line, start),
-            Position(line if end_line is None else end_line, start if end is None else end),
+        # tuple.__new__ directly: a NamedTuple's generated __new__ is a Python call, and ranges are built
+        # for every node and diagnostic discovery makes
+        return _new(
+            Range,
+            (
+                _new(Position, (line, start)),
+                _new(Position, (line if end_line is None else end_line, start if end is None else end)),
+            ),
         )
 
     def to_json(self) -> dict[str, Any]:

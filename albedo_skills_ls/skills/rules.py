@@ -193,20 +193,23 @@ class _Checker:
             self.add(codes.FIELD_UNKNOWN, f"unknown field `{key.value}`{hint}", key.range)
 
 
-def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None) -> ParsedSkill:
-    """Apply every single-document rule. `folder_name` None skips the name/folder check."""
+def check_frontmatter(
+    skill_text: SkillText, path: str, folder_name: str | None, references: tuple[Reference, ...] = ()
+) -> ParsedSkill:
+    """Apply every single-document rule. `folder_name` None skips the name/folder check; `references` are
+    the body's, carried into the result (see `check_document`)."""
     checker = _Checker(path, skill_text.diagnostics)
     frontmatter = skill_text.frontmatter
     root: Node | None = frontmatter.root if frontmatter else None
     if frontmatter is None or root is None:
-        return ParsedSkill(path, None, None, None, tuple(checker.found))
+        return ParsedSkill(path, None, None, None, tuple(checker.found), references)
     if not isinstance(root, Mapping):
         checker.add(
             codes.FRONTMATTER_NOT_MAPPING,
             "the frontmatter must be a YAML map of fields such as `name: my-skill`",
             root.range,
         )
-        return ParsedSkill(path, None, None, None, tuple(checker.found))
+        return ParsedSkill(path, None, None, None, tuple(checker.found), references)
 
     checker.index(root)
     checker.keys(root)
@@ -278,6 +281,7 @@ def check_frontmatter(skill_text: SkillText, path: str, folder_name: str | None)
         description if description and description.strip() else None,
         name_range,
         tuple(checker.found),
+        references,
     )
 
 
@@ -311,9 +315,9 @@ def _check_body(checker: _Checker, skill_text: SkillText, body_start: int, end_l
 def check_document(data: bytes | str, path: str, folder_name: str | None) -> ParsedSkill:
     """Read and check one `SKILL.md` from its bytes (disk) or its text (an editor buffer)."""
     skill_text = read_text(data, path)
-    parsed = check_frontmatter(skill_text, path, folder_name)
     text, frontmatter = skill_text.text, skill_text.frontmatter
-    if text is None:
-        return parsed
-    body = (frontmatter.end_line + 1, frontmatter.body_start) if frontmatter else None
-    return parsed._replace(references=tuple(find_references(text, body)))
+    references: tuple[Reference, ...] = ()
+    if text is not None:
+        body = (frontmatter.end_line + 1, frontmatter.body_start) if frontmatter else None
+        references = tuple(find_references(text, body))
+    return check_frontmatter(skill_text, path, folder_name, references)

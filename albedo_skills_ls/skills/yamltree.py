@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple, Union
 
 from . import codes
-from .model import Diagnostic, Position, Range
+from .model import Diagnostic, Range
 
 # The YAML nodes are NamedTuples: immutable like the rest of the engine's values, and cheap to build, which
 # matters because discovery makes one per YAML node (see benchmarks/). Tell node kinds apart with
@@ -30,7 +30,7 @@ class Scalar(NamedTuple):
 
     @property
     def range(self) -> Range:
-        return Range(Position(self.start_line, self.start_column), Position(self.end_line, self.end_column))
+        return Range.of(self.start_line, self.start_column, self.end_line, self.end_column)
 
 
 class Sequence(NamedTuple):
