@@ -7,7 +7,7 @@ knows how a fence (three or more backticks or tildes, indented at most three spa
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterable, Iterator
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _FENCE_RUNS = ("```", "~~~")  # a line without one of these neither opens nor closes a fence
@@ -42,12 +42,13 @@ def prose_lines_holding(text: str, offset: int, first_line: int, needles: str) -
     """(line number, line without its end) for every line of `text` from `offset` (the start of line
     `first_line`) that is outside fenced code and holds one of the characters of `needles`.
 
-    Only the lines holding a needle or a fence run are looked at (no other line can open or close a
-    fence), and they are found by substring searches through the text: with needles that are rare in
-    prose, a body of a hundred lines costs a few searches instead of a test per line, and is never split."""
+    Only the lines holding a needle, or a fence run before the last of those, are looked at (no other
+    line can open or close a fence), and they are found by substring searches through the text: with
+    needles that are rare in prose, a body of a hundred lines costs a few searches instead of a test per
+    line, and is never split."""
     fence: str | None = None
     number, counted = first_line, offset  # `number` is the line that starts at `counted`
-    for start in _line_starts_holding(text, offset, (*needles, *_FENCE_RUNS)):
+    for start in _line_starts_holding(text, offset, needles):
         number += text.count("\n", counted, start)
         counted = start
         end = text.find("\n", start)
@@ -60,21 +61,31 @@ def prose_lines_holding(text: str, offset: int, first_line: int, needles: str) -
                     break
 
 
-def _line_starts_holding(text: str, offset: int, strings: tuple[str, ...]) -> list[int]:
-    """The offsets, in order, of the lines from `offset` (a line's start) that hold one of `strings`.
-    Each string is searched for from the end of the last line it was found on: linear in the text."""
+def _line_starts_holding(text: str, offset: int, needles: str) -> list[int]:
+    """The offsets, in order, of the lines from `offset` (a line's start) that hold one of the characters
+    of `needles`, and of the lines before the last of them that hold a fence run (which decide whether
+    those lines are code). None at all when no line holds a needle: then no fence needs finding."""
     starts: set[int] = set()
+    _add_lines_holding(text, offset, len(text), needles, starts)
+    if starts:
+        # the last needle line is looked at anyway: only the fence lines before it matter
+        _add_lines_holding(text, offset, max(starts), _FENCE_RUNS, starts)
+    return sorted(starts)
+
+
+def _add_lines_holding(text: str, offset: int, limit: int, strings: Iterable[str], starts: set[int]) -> None:
+    """Add to `starts` the start of each line between `offset` and `limit` that holds one of `strings`.
+    Each string is searched for from the end of the last line it was found on: linear in the text."""
     find = text.find
     for string in strings:
         # a single character is a memchr: most absent strings are ruled out by their first one
-        at = find(string, offset) if find(string[0], offset) >= 0 else -1
+        at = find(string, offset, limit) if find(string[0], offset, limit) >= 0 else -1
         while at >= 0:
             starts.add(text.rfind("\n", 0, at) + 1)
-            end = find("\n", at)
+            end = find("\n", at, limit)
             if end < 0:
                 break
-            at = find(string, end)
-    return sorted(starts)
+            at = find(string, end, limit)
 
 
 def fenced_lines(lines: list[str]) -> set[int]:

@@ -34,7 +34,7 @@ def test_needles_keep_only_the_lines_that_can_hold_them_without_losing_track_of_
     assert list(prose_lines(DOC, start=9)) == [(9, "after `x/y.md`"), (10, "plain words")]
 
 
-_PIECES = ["```", "````", "~~~", "   ```", "    ```", "```js", "``` ", "[a](b)", "x/y", "`a/b`", "plain", "", "\r", "é/"]
+_PIECES = ["```", "````", "~~~", "   ```", "    ```", "```js", "``` ", "``` a/b", "~~~ [x]", "[a](b)", "x/y", "`a/b`", "plain", "", "\r", "é/"]
 
 
 @settings(max_examples=2000, deadline=None)
