@@ -142,7 +142,7 @@ class _Reader:
             if one_line is not None:
                 group = one_line.lastindex
                 name, text = one_line.group(1, group)
-                begin, end = one_line.regs[group]
+                begin, end = one_line.span(group)
                 if group == _PLAIN:
                     if text[-1] == " ":
                         text = text.rstrip(" ")
