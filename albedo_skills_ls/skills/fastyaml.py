@@ -400,13 +400,17 @@ class _Reader:
         return _new(Scalar, (value, index + offset, start, end_line + offset, end_column)), following
 
 
-def parse_common(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node, list[Diagnostic]] | None:
+def parse_common(
+    yaml_text: str, path: str, line_offset: int = 0, lines: list[str] | None = None
+) -> tuple[Node, list[Diagnostic]] | None:
     """The tree and diagnostics `frontmatter.parse_yaml` would give, or None when the text is not of the
-    common shape (then ruamel.yaml must read it)."""
+    common shape (then ruamel.yaml must read it). `lines` is `yaml_text.split("\\n")` when the caller
+    has it (it is not changed)."""
     if "\r" in yaml_text:
         if yaml_text.count("\r") != yaml_text.count("\r\n"):
             return None
         yaml_text = yaml_text.replace("\r\n", "\n")  # columns and line numbers stay the same
+        lines = None
     if yaml_text.isascii():
         # the usual case, decided in C: deleting the printable bytes and the line feed must leave nothing
         # (several times cheaper than str.isprintable, which looks every character up in Unicode's tables)
@@ -414,10 +418,11 @@ def parse_common(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node,
             return None
     elif _OUTSIDE.search(yaml_text) is not None:
         return None
-    lines = yaml_text.split("\n")
+    if lines is None:
+        lines = yaml_text.split("\n")
     ends_with_break = lines[-1] == ""
     if ends_with_break:
-        lines.pop()
+        lines = lines[:-1]
     elif _is_blank_or_comment(lines[-1]):
         # The text ends on spaces or a comment without a line break: libyaml then ends an inner block where
         # the text ends, or on the next line, depending on that last line's length. Frontmatter never

@@ -230,11 +230,11 @@ def split_and_parse(text: str, path: str) -> SkillText:
                 ),
             ),
         )
-    end_line = text.count("\n", 0, closing)
     body_start = text.find("\n", closing) + 1 or len(text)
     yaml_text = text[opening_end + 1 : closing]
-    size = len(yaml_text.encode("utf-8", "surrogatepass"))
+    size = len(yaml_text) if yaml_text.isascii() else len(yaml_text.encode("utf-8", "surrogatepass"))
     if size > MAX_FRONTMATTER_BYTES:
+        end_line = text.count("\n", 0, closing)
         closing_line_text = _strip_eol(text[closing:body_start])
         return SkillText(
             text,
@@ -248,10 +248,14 @@ def split_and_parse(text: str, path: str) -> SkillText:
                 ),
             ),
         )
+    # split once, for the fast YAML reader and for the closing line's number (the YAML ends with a line
+    # feed, so its lines and the opening one number the closing line)
+    yaml_lines = yaml_text.split("\n")
+    end_line = len(yaml_lines)
     odd_break = _odd_line_break(yaml_text, 1, path)
     if odd_break is not None:
         return SkillText(text, Frontmatter(None, end_line, opening, body_start), (odd_break,))
-    root, problems = parse_yaml(yaml_text, path, line_offset=1)
+    root, problems = parse_yaml(yaml_text, path, line_offset=1, lines=yaml_lines)
     if problems:
         lines = lines_of(text)
         problems = [_inside_lines(diagnostic, lines) for diagnostic in problems]
@@ -425,12 +429,15 @@ def _reader_position(yaml_text: str, position: int) -> tuple[int, int]:
     return line, column
 
 
-def parse_yaml(yaml_text: str, path: str, line_offset: int = 0) -> tuple[Node | None, list[Diagnostic]]:
+def parse_yaml(
+    yaml_text: str, path: str, line_offset: int = 0, lines: list[str] | None = None
+) -> tuple[Node | None, list[Diagnostic]]:
     """Parse one YAML document into a node tree. An empty document is an empty mapping.
 
     The common shape of frontmatter is read by `fastyaml` without importing ruamel.yaml; anything else,
-    and anything fastyaml is unsure of, goes through ruamel.yaml's event stream below."""
-    common = parse_common(yaml_text, path, line_offset)
+    and anything fastyaml is unsure of, goes through ruamel.yaml's event stream below. `lines` is
+    `yaml_text.split("\\n")` when the caller has it."""
+    common = parse_common(yaml_text, path, line_offset, lines)
     if common is not None:
         return common
     return parse_yaml_events(yaml_text, path, line_offset)
