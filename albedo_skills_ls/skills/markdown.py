@@ -64,7 +64,7 @@ def prose_lines_holding(text: str, offset: int, first_line: int, needles: str) -
 def _line_starts_holding(text: str, offset: int, needles: str) -> list[int]:
     """The offsets, in order, of the lines from `offset` (a line's start) that hold one of the characters
     of `needles`, and of the lines before the last of them that hold a fence run (which decide whether
-    those lines are code). None at all when no line holds a needle: then no fence needs finding."""
+    those lines are code). Empty when no line holds a needle: then no fence needs finding."""
     starts: set[int] = set()
     _add_lines_holding(text, offset, len(text), needles, starts)
     if starts:
