@@ -348,7 +348,7 @@ class _Builder:
 
     def range(self, event: Any) -> Range:
         start, end, offset = event.start_mark, event.end_mark, self.line_offset
-        return Range(Position(start.line + offset, start.column), Position(end.line + offset, end.column))
+        return Range.of(start.line + offset, start.column, end.line + offset, end.column)
 
     def problem(self, code: Code, message: str, where: Range) -> None:
         self.problems.append(code.at(self.path, message, where))
