@@ -19,7 +19,7 @@
 ;;   between roots were missed);
 ;; - `albedo-skills-reload' (the server's skills.reload command) and the hook
 ;;   `albedo-skills-catalog-changed-functions' run after each discovery;
-;; - an lsp-mode client, registered only if lsp-mode is loaded (not tested here).
+;; - an lsp-mode client, registered only if lsp-mode is loaded (see docs/editors.md).
 ;;
 ;; Setup:  (require 'albedo-skills)   ; with the folder of this file on `load-path'
 ;; Server: `albedo-skills-ls' on PATH (`pipx install .' in a clone), or set `albedo-skills-server-command'.
@@ -144,7 +144,7 @@ or by this command."
         (eglot-execute server (list :command "skills.reload" :arguments []))
       (eglot-execute-command server "skills.reload" []))))
 
-;;;; lsp-mode (only when it is installed; not tested here)
+;;;; lsp-mode (only when it is installed; tests/clients/test_lsp_mode.py)
 
 (declare-function lsp-register-client "lsp-mode")
 (declare-function make-lsp-client "lsp-mode")
