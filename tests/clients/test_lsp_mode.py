@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tmux_screen import Screen
+from tmux_screen import Screen, Session
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs/editors.md"
@@ -45,19 +45,6 @@ def documented_init() -> str:
     snippet = found.group(1)
     assert DOCUMENTED_CLONE in snippet, snippet
     return snippet.replace(DOCUMENTED_CLONE, str(REPO))
-
-
-class Session:
-    """What one Emacs session showed, step by step; a step that never came records why."""
-
-    def __init__(self) -> None:
-        self.seen: dict[str, object] = {}
-        self.stopped = ""
-
-    def __getitem__(self, key: str) -> object:
-        if key not in self.seen:
-            pytest.fail(f"the session stopped before {key!r}:\n{self.stopped}")
-        return self.seen[key]
 
 
 def mode_line(screen: str, buffer: str) -> str:

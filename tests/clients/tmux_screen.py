@@ -83,3 +83,17 @@ class Screen:
         subprocess.run([*self.tmux, "kill-server"], capture_output=True, timeout=WAIT_GUARD_SECONDS)
         os.close(self.output)
         os.close(self.keep_open)
+
+
+class Session:
+    """What one editor session showed, step by step (`seen`); a step that never came records why (`stopped`),
+    and each test asking for a later step fails with that."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, object] = {}
+        self.stopped = ""
+
+    def __getitem__(self, key: str) -> object:
+        if key not in self.seen:
+            pytest.fail(f"the session stopped before {key!r}:\n{self.stopped}")
+        return self.seen[key]
