@@ -96,9 +96,17 @@ function M.settings()
   return {}
 end
 
+--- The language id the server gets for a buffer: its filetype, except for gp.nvim's chat files (Markdown, no
+--- filetype of their own), which are `gp_chat`, a default chat language id (lua/albedo_skills/chat/gp.lua).
+function M.language_id(bufnr, filetype)
+  if require("albedo_skills.chat.gp").is_chat_file(vim.api.nvim_buf_get_name(bufnr)) then
+    return "gp_chat"
+  end
+  return filetype or vim.bo[bufnr].filetype
+end
+
 local function is_chat(bufnr, path, settings)
-  local filetype = vim.bo[bufnr].filetype
-  if vim.tbl_contains(setting(settings, "chat.languageIds", M.DEFAULT_CHAT_LANGUAGE_IDS), filetype) then
+  if vim.tbl_contains(setting(settings, "chat.languageIds", M.DEFAULT_CHAT_LANGUAGE_IDS), M.language_id(bufnr)) then
     return true
   end
   if path == "" then
@@ -290,10 +298,12 @@ local function client_config(root)
     settings = config.settings,
     capabilities = config.capabilities or vim.lsp.protocol.make_client_capabilities(),
     handlers = handlers,
+    get_language_id = M.language_id,
     on_attach = function(client, bufnr)
       if config.omnifunc then
         use_omnifunc(client, bufnr)
       end
+      require("albedo_skills.chat.gp").on_attach(bufnr)
       if config.mappings then
         M.set_mappings(bufnr)
       end
@@ -441,7 +451,11 @@ function M.lsp_config()
     init_options = { albedoSkills = {} },
     settings = { albedoSkills = {} },
     handlers = { [M.CATALOG_CHANGED] = on_catalog_changed },
-    on_attach = use_omnifunc,
+    get_language_id = M.language_id,
+    on_attach = function(client, bufnr)
+      use_omnifunc(client, bufnr)
+      require("albedo_skills.chat.gp").on_attach(bufnr)
+    end,
   }
 end
 

@@ -1,7 +1,7 @@
 -- init.lua of the Neovim that tests/clients/test_nvim_chats.py drives by keystrokes in tmux: the real pinned
--- chat plugins (CodeCompanion + plenary) set up the way their READMEs and ours say, each pointed at
+-- chat plugins (CodeCompanion + plenary, gp.nvim) set up the way their READMEs and ours say, each pointed at
 -- the fake OpenAI-compatible model on 127.0.0.1. Parameters come as JSON in the file named by
--- $ALBEDO_NVIM_PARAMS: repo, plugins (name -> folder), chat ("codecompanion"), cmd, model_url,
+-- $ALBEDO_NVIM_PARAMS: repo, plugins (name -> folder), chat ("codecompanion" | "gp"), cmd, model_url,
 -- decorator_tag (the user's own prompt_decorator wraps each turn in it). The probe the test reads state
 -- through (nvim --server SOCKET --remote-expr) is tests/clients/nvim_chats_probe.lua.
 
@@ -49,6 +49,25 @@ if P.chat == "codecompanion" then
       action_palette = { opts = { show_preset_prompts = false } },
     },
     extensions = { albedo_skills = { opts = {} } },
+  })
+elseif P.chat == "gp" then
+  require("gp").setup({
+    providers = {
+      openai = { disable = true },
+      fake = { endpoint = P.model_url .. "/v1/chat/completions", secret = "not-a-key" },
+    },
+    agents = {
+      {
+        name = "FakeChat",
+        provider = "fake",
+        chat = true,
+        command = false,
+        model = { model = "fake-model" },
+        system_prompt = "You are a test.",
+      },
+    },
+    default_chat_agent = "FakeChat",
+    chat_confirm_delete = false,
   })
 end
 

@@ -381,3 +381,199 @@ def test_codecompanion_without_server_sends_as_typed_with_one_notice(codecompani
         request = codecompanion[f"stopped{index}"]
         assert undecorated(user_turns(request)[-1]) == TYPED
     assert len(codecompanion["no_server_notices"]) == 1, codecompanion["no_server_notices"]
+
+
+# --- gp.nvim --------------------------------------------------------------------------------------------------
+
+GP_USER = "💬:"
+
+
+def gp_turns(lines: list[str]) -> list[str]:
+    """The chat file's user turns as gp reads them: the text under each `💬:` up to the next header."""
+    turns, current = [], None
+    for line in lines:
+        if line.startswith(GP_USER):
+            current = [line[len(GP_USER):]]
+            turns.append(current)
+        elif line.startswith("🤖:"):
+            current = None
+        elif current is not None:
+            current.append(line)
+    return ["\n".join(turn).strip() for turn in turns]
+
+
+def gp_new_turn(editor: Editor) -> None:
+    editor.keys("Escape")
+    editor.keys("G")
+    editor.keys("A")
+    editor.wait(lambda: (editor.probe("chat") or {}).get("mode") == "i", "insert mode")
+
+
+def gp_respond(editor: Editor, model: FakeModel, count: int) -> dict:
+    """gp's respond shortcut, <C-g><C-g>; wait for request number `count` and for the reply in the file."""
+    answered = editor.probe("chat")["lines"].count(REPLY)
+    editor.keys("C-g", "C-g")
+    model.wait_for(count)
+    editor.wait(lambda: gp_answered(editor, answered + 1), "the reply in the chat, and a new 💬: under it")
+    return model.requests[count - 1]
+
+
+def gp_answered(editor: Editor, replies: int) -> bool:
+    lines = (editor.probe("chat") or {"lines": []})["lines"]
+    return lines.count(REPLY) == replies and GP_USER in lines[-3:]
+
+
+@pytest.fixture(scope="module")
+def gp(tmp_path_factory):
+    require_tools()
+    base = tmp_path_factory.mktemp("gp")
+    ws = workspace(base)
+    seen: dict = {"ws": ws, "chat_dir": base / "xdg/data/nvim/gp/chats"}
+    with FakeModel(reply=REPLY) as model:
+        params = {
+            "repo": str(REPO),
+            "plugins": {"gp.nvim": str(plugin_dir("gp.nvim"))},
+            "chat": "gp",
+            "cmd": [sys.executable, "-m", "albedo_skills_ls", "--log-file", str(base / "server.log")],
+            "model_url": model.base_url,
+            "probe": str(PROBE),
+            "cwd": str(ws),
+        }
+        editor = Editor(base, params)
+        try:
+            play_gp(editor, model, seen)
+        finally:
+            seen["screen"] = editor.screen()
+            editor.close()
+    seen["requests"] = model.requests
+    return seen
+
+
+def play_gp(editor: Editor, model: FakeModel, seen: dict) -> None:
+    editor.command("GpChatNew")
+    seen["chat"] = editor.wait(
+        lambda: (chat := editor.probe("chat")) and chat["name"].endswith(".md") and chat["clients"] and chat,
+        "gp's chat file with the Albedo server attached",
+    )
+    gp_new_turn(editor)
+    editor.type("/de")
+    editor.keys("C-x", "C-o")
+    seen["menu"] = editor.wait_screen(r"^/demo\s+Function\s+workspace skill", "/demo in the completion menu")
+    editor.keys("C-y")
+    editor.wait(lambda: gp_turns(editor.probe("chat")["lines"])[-1] == "/demo", "/demo accepted")
+    editor.type(" merge these files")
+    editor.wait(lambda: gp_turns(editor.probe("chat")["lines"])[-1] == TYPED, "the typed turn")
+    seen["first"] = gp_respond(editor, model, 1)
+    seen["topic"] = model.wait_for(2)[1]  # gp names the chat with a second request of its own
+    seen["first_lines"] = editor.wait(
+        lambda: (lines := editor.probe("chat")["lines"])[0] == "# topic: " + REPLY.rstrip(".") and lines,
+        "gp's topic in the first line",
+    )
+
+    gp_new_turn(editor)
+    editor.type("and now sort them")
+    seen["second"] = gp_respond(editor, model, 3)
+
+    for index, text in enumerate(("/reload session", "/nosuch thing"), start=4):
+        gp_new_turn(editor)
+        editor.type(text)
+        seen[text] = gp_respond(editor, model, index)
+
+    gp_new_turn(editor)
+    editor.type("/demo " + CLOSING_ARGUMENTS)
+    seen["closing"] = gp_respond(editor, model, 6)
+
+    # a refusal: gp cannot stop a send, so the turns go as typed, said once
+    write_skill(seen["ws"], "demo", "Merges files, described anew.", DEMO_BODY)
+    for index in (7, 8):
+        gp_new_turn(editor)
+        editor.type(f"turn {index}")
+        seen[f"refused{index}"] = gp_respond(editor, model, index)
+    seen["refusal_notices"] = editor.notices("went as typed (gp.nvim cannot stop a send)")
+    events = editor.probe("catalog_events")
+    editor.command("AlbedoSkillsReload")
+    editor.wait(lambda: editor.probe("catalog_events") > events, "the reload's catalogChanged")
+    gp_new_turn(editor)
+    editor.type("after the reload")
+    seen["reloaded"] = gp_respond(editor, model, 9)
+
+    editor.command('lua for _, c in ipairs(require("albedo_skills").running_clients()) do c:stop() end')
+    editor.wait(lambda: editor.probe("servers") == 0, "the server to stop")
+    for index in (10, 11):
+        gp_new_turn(editor)
+        editor.type(f"turn {index}")
+        seen[f"stopped{index}"] = gp_respond(editor, model, index)
+    seen["no_server_notices"] = editor.notices(NO_SERVER)
+    seen["final_lines"] = editor.probe("chat")["lines"]
+
+
+def gp_activations(request: dict) -> list[dict]:
+    return [parse_activation_input(turn) for turn in user_turns(request) if f"\n{ACTIVATION_OPEN}\n" in turn]
+
+
+def test_gp_chat_files_are_chats_by_default(gp):
+    """gp's chat file (Markdown in its chat folder, no filetype of its own) gets the server and `/` completion."""
+    chat = gp["chat"]
+    assert chat["filetype"] == "markdown" and chat["clients"], chat
+    assert Path(chat["name"]).parent == gp["chat_dir"].resolve()
+    assert re.match(r"\d{4}-\d\d-\d\d\.\d\d-\d\d-\d\d\.\d{3}\.md$", Path(chat["name"]).name), chat["name"]
+    assert re.search(r"^/demo\s+Function", gp["menu"], re.MULTILINE)
+
+
+def test_gp_file_shows_what_was_typed(gp):
+    assert gp_turns(gp["first_lines"])[0] == TYPED
+    assert not any(ACTIVATION_OPEN in line for line in gp["final_lines"])
+
+
+def test_gp_model_receives_exactly_one_activation(gp):
+    first = gp["first"]
+    assert blocks(first) == 1
+    assert gp_activations(first) == [{
+        "name": "demo",
+        "source": str(gp["ws"] / ".agents/skills/demo/SKILL.md"),
+        "arguments": "merge these files",
+        "instructions": DEMO_BODY,
+    }]
+
+
+def test_gp_topic_request_is_left_as_gp_made_it(gp):
+    topic = gp["topic"]
+    assert blocks(topic) == 0
+    assert user_turns(topic)[0] == TYPED
+
+
+def test_gp_every_later_request_rewrites_the_earlier_skill_turn(gp):
+    second = gp["second"]
+    assert blocks(second) == 1
+    assert user_turns(second)[0] == user_turns(gp["first"])[0]
+    assert user_turns(second)[-1] == "and now sort them"
+
+
+@pytest.mark.parametrize("typed", ["/reload session", "/nosuch thing"])
+def test_gp_builtins_and_unknown_commands_go_as_typed(gp, typed):
+    request = gp[typed]
+    assert user_turns(request)[-1] == typed
+    assert blocks(request) == 1  # the first turn's
+
+
+def test_gp_arguments_holding_the_closing_delimiter_stay_whole(gp):
+    activations = gp_activations(gp["closing"])
+    assert [a["arguments"] for a in activations] == ["merge these files", CLOSING_ARGUMENTS]
+
+
+def test_gp_refusal_sends_as_typed_and_says_so_once(gp):
+    for index in (7, 8):
+        request = gp[f"refused{index}"]
+        assert blocks(request) == 0
+        assert [t for t in user_turns(request) if t.startswith("/demo")] == [TYPED, "/demo " + CLOSING_ARGUMENTS]
+    (notice,) = gp["refusal_notices"]
+    assert "changed on disk" in notice and ":AlbedoSkillsReload" in notice, notice
+    assert [a["arguments"] for a in gp_activations(gp["reloaded"])] == ["merge these files", CLOSING_ARGUMENTS]
+
+
+def test_gp_without_server_sends_as_typed_with_one_notice(gp):
+    for index in (10, 11):
+        request = gp[f"stopped{index}"]
+        assert blocks(request) == 0
+        assert user_turns(request)[0] == TYPED
+    assert len(gp["no_server_notices"]) == 1, gp["no_server_notices"]

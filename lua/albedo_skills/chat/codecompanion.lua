@@ -110,14 +110,7 @@ local function before_submit(chat)
   end
   local result = invoke.activations(chat.bufnr, { message.content }, M.owned)[1]
   if result and result.refused then
-    -- WARN, not ERROR: an error message opens a hit-enter prompt over the chat
-    vim.notify(
-      ("albedo_skills: %s was not sent: %s. Run :AlbedoSkillsReload, then send again."):format(
-        result.command,
-        result.refused
-      ),
-      vim.log.levels.WARN
-    )
+    invoke.say(("%s was not sent: %s. Run :AlbedoSkillsReload, then send again."):format(result.command, result.refused))
     return false -- cancels this submit; CodeCompanion keeps the buffer as typed and editable
   end
   if result then

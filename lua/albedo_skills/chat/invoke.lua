@@ -23,13 +23,22 @@ local EXECUTE = "workspace/executeCommand"
 -- notices already shown, by key: each reason is said once, until the server answers again
 local noticed = {}
 
+--- Tell the person about a chat turn. Deferred until the chat plugin's send has run: a message printed in
+--- the middle of it (gp leaves insert mode there) lands under the mode line and opens a hit-enter prompt,
+--- which would hold the send. A warning, not an error, for the same reason.
+function M.say(message)
+  vim.schedule(function()
+    vim.notify("albedo_skills: " .. message, vim.log.levels.WARN)
+  end)
+end
+
 --- Say something about a chat turn once per `key` (a later success clears the no-server and timeout keys).
-function M.notice(key, message, level)
+function M.notice(key, message)
   if noticed[key] then
     return false
   end
   noticed[key] = true
-  vim.notify("albedo_skills: " .. message, level or vim.log.levels.WARN)
+  M.say(message)
   return true
 end
 
