@@ -68,6 +68,11 @@ function probes.codecompanion_commands()
   }
 end
 
+-- the bound on how long a chat's send waits for the server (lua/albedo_skills/chat/invoke.lua)
+function probes.invoke_timeout_ms()
+  return require("albedo_skills.chat.invoke").TIMEOUT_MS
+end
+
 -- every running Albedo client, attached or not
 function probes.servers()
   return #require("albedo_skills").running_clients()

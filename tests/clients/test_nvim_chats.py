@@ -13,32 +13,23 @@ is on a condition; the guard only turns a hang into a failure that shows the scr
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import shlex
-import shutil
-import subprocess
+import signal
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN, parse_activation_input
 from fake_model import FakeModel
+from nvim_tmux import Editor, require_tools
 from pinned import plugin_dir
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).parent
-INIT = HERE / "nvim_chats_init.lua"
 PROBE = HERE / "nvim_chats_probe.lua"
-NVIM = Path(sys.executable).parent / "nvim"
 
-# A hang guard for each wait on the screen, the buffer or the model: a test that waits this long has failed.
-HANG_GUARD_SECONDS = 60
-POLL_SECONDS = 0.05  # how often a wait looks again
-SCREEN = (250, 50)  # wide enough that no notice wraps into a hit-enter prompt
 
 DECORATOR_TAG = "user-decorated"  # the person's own CodeCompanion prompt_decorator wraps each turn in it
 REPLY = "Done from the fake model."
@@ -55,100 +46,18 @@ def write_skill(root: Path, name: str, description: str, body: str) -> Path:
     return path
 
 
-class Editor:
-    """Neovim in a private tmux server: keys in, screen and probes out."""
-
-    def __init__(self, base: Path, params: dict) -> None:
-        self.base = base
-        self.tmux_socket = base / "tmux.sock"
-        self.nvim_socket = base / "nvim.sock"
-        (base / "params.json").write_text(json.dumps(params), encoding="utf-8")
-        home = base / "home"
-        env = {
-            "HOME": str(home),
-            "PATH": "/usr/bin:/bin",
-            "TERM": "xterm-256color",
-            "LANG": "C.UTF-8",
-            "ALBEDO_NVIM_PARAMS": str(base / "params.json"),
-            "PYTHONPATH": str(REPO),
-            "NVIM_LOG_FILE": str(base / "nvim.log"),
-        }
-        for name in ("CONFIG", "DATA", "STATE", "CACHE"):
-            folder = base / "xdg" / name.lower()
-            folder.mkdir(parents=True, exist_ok=True)
-            env[f"XDG_{name}_HOME"] = str(folder)
-        home.mkdir(exist_ok=True)
-        command = ["env", "-i", *(f"{k}={v}" for k, v in env.items()), str(NVIM)]
-        command += ["--listen", str(self.nvim_socket), "-u", str(INIT)]
-        width, height = SCREEN
-        self.tmux("new-session", "-d", "-s", "chat", "-x", str(width), "-y", str(height), "-c", str(params["cwd"]),
-                  shlex.join(command))
-        self.wait(lambda: self.nvim_socket.exists() and self.probe("servers") is not None, "Neovim to listen")
-
-    def tmux(self, *args: str) -> str:
-        done = subprocess.run(["tmux", "-S", str(self.tmux_socket), *args], capture_output=True, text=True,
-                              timeout=HANG_GUARD_SECONDS)
-        if done.returncode != 0:
-            raise AssertionError(f"tmux {args[0]} failed: {done.stderr}")
-        return done.stdout
-
-    def type(self, text: str) -> None:
-        """Type text as the person would (literally, no key names)."""
-        self.tmux("send-keys", "-t", "chat", "-l", text)
-
-    def keys(self, *names: str) -> None:
-        """Press keys by tmux's names: Escape, Enter, C-x, C-o, C-y."""
-        self.tmux("send-keys", "-t", "chat", *names)
-
-    def command(self, line: str) -> None:
-        """An Ex command typed on the command line, from normal mode."""
-        self.keys("Escape")
-        self.type(":" + line)
-        self.keys("Enter")
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "chat")
-
-    def probe(self, name: str):
+def server_pid(log: Path) -> int:
+    """The Albedo server Neovim started for this session: the process whose command line names its log."""
+    found = []
+    for entry in Path("/proc").iterdir():
         try:
-            done = subprocess.run(
-                [str(NVIM), "--server", str(self.nvim_socket), "--remote-expr", f'v:lua.albedo_probe("{name}")'],
-                capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, env={"PATH": "/usr/bin:/bin"},
-            )
-        except subprocess.TimeoutExpired:
-            return None
-        if done.returncode != 0 or not done.stdout.strip():
-            return None
-        value = json.loads(done.stdout)
-        if isinstance(value, dict) and "probe_error" in value:
-            raise AssertionError(f"probe {name}: {value['probe_error']}")
-        return value
-
-    def wait(self, condition, what: str):
-        deadline = time.monotonic() + HANG_GUARD_SECONDS
-        while True:
-            value = condition()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise AssertionError(f"waited {HANG_GUARD_SECONDS}s for {what}; the screen:\n{self.screen()}")
-            time.sleep(POLL_SECONDS)
-
-    def wait_screen(self, pattern: str, what: str) -> str:
-        return self.wait(lambda: re.search(pattern, self.screen(), re.MULTILINE) and self.screen(), what)
-
-    def notices(self, text: str) -> list[str]:
-        return [line for line in self.probe("messages") or [] if text in line]
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "-S", str(self.tmux_socket), "kill-server"], capture_output=True)
-
-
-def require_tools() -> None:
-    if shutil.which("tmux") is None:
-        pytest.fail("tmux is not installed: `apt-get install tmux` (scripts/test.sh installs it)")
-    version = subprocess.run([str(NVIM), "--version"], capture_output=True, text=True, check=True).stdout
-    assert version.startswith("NVIM v0.11.4"), f"{NVIM} is not Neovim 0.11.4: {version[:40]}"
+            arguments = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if entry.name.isdigit() and str(log).encode() in arguments and b"albedo_skills_ls" in arguments:
+            found.append(int(entry.name))
+    assert len(found) == 1, f"expected one server writing {log}, found {found}"
+    return found[0]
 
 
 def workspace(base: Path) -> Path:
@@ -214,7 +123,7 @@ def codecompanion(tmp_path_factory):
     require_tools()
     base = tmp_path_factory.mktemp("codecompanion")
     ws = workspace(base)
-    seen: dict = {"ws": ws}
+    seen: dict = {"ws": ws, "server_log": base / "server.log"}
     with FakeModel(reply=REPLY) as model:
         params = {
             "repo": str(REPO),
@@ -301,10 +210,22 @@ def play_codecompanion(editor: Editor, model: FakeModel, seen: dict) -> None:
     seen["resent"] = model.wait_for(7)[6]
     editor.wait(lambda: editor.probe("chat")["lines"].count(REPLY) == 7, "the reply to the resent turn")
 
+    # the server does not answer (SIGSTOP): after the bounded wait the typed text goes, and the person is told
+    seen["timeout_ms"] = editor.probe("invoke_timeout_ms")
+    pid = server_pid(seen["server_log"])
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        cc_new_turn(editor)
+        editor.type(TYPED)
+        seen["timed_out"] = cc_submit(editor, model, 8)
+        seen["timeout_notices"] = editor.wait(lambda: editor.notices("did not answer within"), "the timeout notice")
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
     # the server stopped: the typed text goes, and one notice says why (not one per turn)
     editor.command('lua for _, c in ipairs(require("albedo_skills").running_clients()) do c:stop() end')
     editor.wait(lambda: editor.probe("servers") == 0, "the server to stop")
-    for index in (8, 9):
+    for index in (9, 10):
         cc_new_turn(editor)
         editor.type(TYPED)
         seen[f"stopped{index}"] = cc_submit(editor, model, index)
@@ -376,8 +297,14 @@ def test_codecompanion_refusal_stops_the_send_and_says_why(codecompanion):
     assert activation["arguments"] == "merge these files"
 
 
+def test_codecompanion_server_that_does_not_answer_in_time_lets_the_typed_text_go(codecompanion):
+    assert undecorated(user_turns(codecompanion["timed_out"])[-1]) == TYPED
+    (notice,) = codecompanion["timeout_notices"]
+    assert f"did not answer within {codecompanion['timeout_ms']} ms" in notice, notice
+
+
 def test_codecompanion_without_server_sends_as_typed_with_one_notice(codecompanion):
-    for index in (8, 9):
+    for index in (9, 10):
         request = codecompanion[f"stopped{index}"]
         assert undecorated(user_turns(request)[-1]) == TYPED
     assert len(codecompanion["no_server_notices"]) == 1, codecompanion["no_server_notices"]
