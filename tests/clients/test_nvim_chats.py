@@ -78,38 +78,93 @@ def blocks(request: dict) -> int:
     return sum(m["content"].count(f"\n{ACTIVATION_OPEN}\n") for m in request["messages"])
 
 
+def demo_activation(ws: Path, arguments: str) -> dict:
+    """The activation of the workspace's `demo` skill, as the model must read it back."""
+    return {"name": "demo", "source": str(ws / ".agents/skills/demo/SKILL.md"), "arguments": arguments,
+            "instructions": DEMO_BODY}
+
+
 def undecorated(content: str) -> str:
     opening, closing = f"<{DECORATOR_TAG}>", f"</{DECORATOR_TAG}>"
     assert content.startswith(opening) and content.endswith(closing), content
     return content[len(opening):-len(closing)]
 
 
-# --- CodeCompanion --------------------------------------------------------------------------------------------
+def play_session(tmp_path_factory, chat: str, plugins: tuple[str, ...], play) -> dict:
+    """A workspace, the fake model and Neovim with `chat`'s pinned plugins; `play(editor, model, seen)` types the
+    session and records what it saw in `seen`, which the tests then read."""
+    require_tools()
+    base = tmp_path_factory.mktemp(chat)
+    ws = workspace(base)
+    seen: dict = {"ws": ws, "server_log": base / "server.log", "chat_dir": base / "xdg/data/nvim/gp/chats"}
+    with FakeModel(reply=REPLY) as model:
+        params = {
+            "repo": str(REPO),
+            "plugins": {name: str(plugin_dir(name)) for name in plugins},
+            "chat": chat,
+            "cmd": [sys.executable, "-m", "albedo_skills_ls", "--log-file", str(seen["server_log"])],
+            "model_url": model.base_url,
+            "decorator_tag": DECORATOR_TAG,
+            "probe": str(PROBE),
+            "cwd": str(ws),
+        }
+        editor = Editor(base, params)
+        try:
+            play(editor, model, seen)
+        finally:
+            seen["screen"] = editor.screen()
+            editor.close()
+    seen["requests"] = model.requests
+    return seen
 
 
-def cc_submit(editor: Editor, model: FakeModel, count: int) -> dict:
-    """Send the turn in the chat buffer (<Esc>, then CodeCompanion's normal-mode <CR>) and wait for the
-    model's request number `count` and its answer in the buffer."""
-    editor.keys("Escape")
-    editor.keys("Enter")
-    model.wait_for(count)
-    editor.wait(lambda: cc_answered(editor, count), "the reply in the chat, and a new `## Me` under it")
-    return model.requests[count - 1]
-
-
-def cc_answered(editor: Editor, count: int) -> bool:
-    lines = (editor.probe("chat") or {"lines": []})["lines"]
-    if lines.count(REPLY) != count:
-        return False
-    return len(lines) - 1 - lines[::-1].index("## Me") > len(lines) - 1 - lines[::-1].index(REPLY)
-
-
-def cc_new_turn(editor: Editor) -> None:
-    """Put the cursor on the last line of the chat (the empty line under `## Me`), in insert mode."""
+def new_turn(editor: Editor) -> None:
+    """Put the cursor at the end of the chat (the empty line under its last user header), in insert mode."""
     editor.keys("Escape")
     editor.keys("G")
     editor.keys("A")
     editor.wait(lambda: (editor.probe("chat") or {}).get("mode") == "i", "insert mode")
+
+
+def stop_server(editor: Editor) -> None:
+    """Stop every Albedo client (and so its server), as `:lua` typed by the person, and wait until it is gone."""
+    editor.command('lua for _, c in ipairs(require("albedo_skills").running_clients()) do c:stop() end')
+    editor.wait(lambda: editor.probe("servers") == 0, "the server to stop")
+
+
+# Each chat's header over a user turn, and the keys that send a turn there (<Esc> then CodeCompanion's
+# normal-mode <CR>, sent apart so that Neovim does not read them as <M-CR>; gp's <C-g><C-g>).
+USER_HEADER = {"codecompanion": "## Me", "gp": "💬:"}
+SEND_KEYS = {"codecompanion": (("Escape",), ("Enter",)), "gp": (("C-g", "C-g"),)}
+
+
+def send(editor: Editor, model: FakeModel, chat: str, count: int) -> dict:
+    """Send the turn at the end of the chat; wait for the model's request number `count`, and for its reply in
+    the chat with a new user header under it. Returns that request."""
+    replies = editor.probe("chat")["lines"].count(REPLY)
+    for keys in SEND_KEYS[chat]:
+        editor.keys(*keys)
+    model.wait_for(count)
+    editor.wait(lambda: answered(editor, chat, replies + 1), f"the reply in the chat, and a new {USER_HEADER[chat]}")
+    return model.requests[count - 1]
+
+
+def answered(editor: Editor, chat: str, replies: int) -> bool:
+    lines = (editor.probe("chat") or {"lines": []})["lines"]
+    if lines.count(REPLY) != replies:
+        return False
+    last = lambda text: max(i for i, line in enumerate(lines) if line.startswith(text))  # noqa: E731
+    return last(USER_HEADER[chat]) > last(REPLY)
+
+
+def turn(editor: Editor, model: FakeModel, chat: str, text: str, count: int) -> dict:
+    """A new turn typed at the end of the chat and sent; the model's request number `count`."""
+    new_turn(editor)
+    editor.type(text)
+    return send(editor, model, chat, count)
+
+
+# --- CodeCompanion --------------------------------------------------------------------------------------------
 
 
 def cc_last_turn(editor: Editor) -> str:
@@ -120,29 +175,7 @@ def cc_last_turn(editor: Editor) -> str:
 
 @pytest.fixture(scope="module")
 def codecompanion(tmp_path_factory):
-    require_tools()
-    base = tmp_path_factory.mktemp("codecompanion")
-    ws = workspace(base)
-    seen: dict = {"ws": ws, "server_log": base / "server.log"}
-    with FakeModel(reply=REPLY) as model:
-        params = {
-            "repo": str(REPO),
-            "plugins": {name: str(plugin_dir(name)) for name in ("codecompanion.nvim", "plenary.nvim")},
-            "chat": "codecompanion",
-            "cmd": [sys.executable, "-m", "albedo_skills_ls", "--log-file", str(base / "server.log")],
-            "model_url": model.base_url,
-            "decorator_tag": DECORATOR_TAG,
-            "probe": str(PROBE),
-            "cwd": str(ws),
-        }
-        editor = Editor(base, params)
-        try:
-            play_codecompanion(editor, model, seen)
-        finally:
-            seen["screen"] = editor.screen()
-            editor.close()
-    seen["requests"] = model.requests
-    return seen
+    return play_session(tmp_path_factory, "codecompanion", ("codecompanion.nvim", "plenary.nvim"), play_codecompanion)
 
 
 def play_codecompanion(editor: Editor, model: FakeModel, seen: dict) -> None:
@@ -155,7 +188,7 @@ def play_codecompanion(editor: Editor, model: FakeModel, seen: dict) -> None:
         lambda: (commands := editor.probe("codecompanion_commands")) and "demo" in commands["ours"] and commands,
         "the skills in CodeCompanion's slash commands",
     )
-    cc_new_turn(editor)
+    new_turn(editor)
 
     # CodeCompanion's own completion still works in its buffer: /bu offers its /buffer
     editor.type("/bu")
@@ -175,37 +208,35 @@ def play_codecompanion(editor: Editor, model: FakeModel, seen: dict) -> None:
     editor.wait(lambda: cc_last_turn(editor) == "/demo", "/demo put back in the line")
     editor.type(" merge these files")
     editor.wait(lambda: cc_last_turn(editor) == TYPED, "the typed turn")
-    seen["first"] = cc_submit(editor, model, 1)
+    seen["first"] = send(editor, model, "codecompanion", 1)
     seen["first_lines"] = editor.probe("chat")["lines"]
 
     # a second turn still carries the first one's activation
-    cc_new_turn(editor)
-    editor.type("and now sort them")
-    seen["second"] = cc_submit(editor, model, 2)
+    seen["second"] = turn(editor, model, "codecompanion", "and now sort them", 2)
 
     # CodeCompanion's own /now (a skill has that name too), Albedo's /reload and an unknown command: as typed
     for index, text in enumerate(("/now please", "/reload session", "/nosuch thing"), start=3):
-        cc_new_turn(editor)
-        editor.type(text)
-        seen[text] = cc_submit(editor, model, index)
+        seen[text] = turn(editor, model, "codecompanion", text, index)
 
     # arguments holding the closing delimiter
-    cc_new_turn(editor)
-    editor.type("/demo " + CLOSING_ARGUMENTS)
-    seen["closing"] = cc_submit(editor, model, 6)
+    seen["closing"] = turn(editor, model, "codecompanion", "/demo " + CLOSING_ARGUMENTS, 6)
 
     # a refusal: the skill changed on disk since the catalog was built; nothing is sent, the person is told
     write_skill(seen["ws"], "demo", "Merges files, described anew.", DEMO_BODY)
-    cc_new_turn(editor)
+    new_turn(editor)
     editor.type(TYPED)
     editor.keys("Escape")
     editor.keys("Enter")
     seen["refusal_notices"] = editor.wait(lambda: editor.notices("/demo was not sent"), "the refusal notice")
     seen["refused_turn"] = cc_last_turn(editor)
     seen["requests_after_refusal"] = len(model.requests)
-    events = editor.probe("catalog_events")
+    # a skill added meanwhile joins CodeCompanion's menu with the reload's catalogChanged
+    write_skill(seen["ws"], "extra", "Added while the chat was open.", "More.\n")
     editor.command("AlbedoSkillsReload")
-    editor.wait(lambda: editor.probe("catalog_events") > events, "the reload's catalogChanged")
+    seen["commands_after_reload"] = editor.wait(
+        lambda: "extra" in (commands := editor.probe("codecompanion_commands"))["ours"] and commands,
+        "the new skill in CodeCompanion's slash commands",
+    )
     editor.keys("Enter")  # send again, as typed before
     seen["resent"] = model.wait_for(7)[6]
     editor.wait(lambda: editor.probe("chat")["lines"].count(REPLY) == 7, "the reply to the resent turn")
@@ -215,20 +246,15 @@ def play_codecompanion(editor: Editor, model: FakeModel, seen: dict) -> None:
     pid = server_pid(seen["server_log"])
     os.kill(pid, signal.SIGSTOP)
     try:
-        cc_new_turn(editor)
-        editor.type(TYPED)
-        seen["timed_out"] = cc_submit(editor, model, 8)
+        seen["timed_out"] = turn(editor, model, "codecompanion", TYPED, 8)
         seen["timeout_notices"] = editor.wait(lambda: editor.notices("did not answer within"), "the timeout notice")
     finally:
         os.kill(pid, signal.SIGCONT)
 
     # the server stopped: the typed text goes, and one notice says why (not one per turn)
-    editor.command('lua for _, c in ipairs(require("albedo_skills").running_clients()) do c:stop() end')
-    editor.wait(lambda: editor.probe("servers") == 0, "the server to stop")
+    stop_server(editor)
     for index in (9, 10):
-        cc_new_turn(editor)
-        editor.type(TYPED)
-        seen[f"stopped{index}"] = cc_submit(editor, model, index)
+        seen[f"stopped{index}"] = turn(editor, model, "codecompanion", TYPED, index)
     seen["no_server_notices"] = editor.notices(NO_SERVER)
     seen["final_lines"] = editor.probe("chat")["lines"]
 
@@ -247,6 +273,10 @@ def test_codecompanion_menu_lists_the_skill_but_leaves_its_own_names_to_it(codec
     assert len(menu) == 1 and "A skill whose name" not in menu[0], menu
 
 
+def test_codecompanion_menu_follows_the_catalog(codecompanion):
+    assert sorted(codecompanion["commands_after_reload"]["ours"]) == ["demo", "extra"]
+
+
 def test_codecompanion_chat_shows_what_was_typed(codecompanion):
     lines = codecompanion["first_lines"]
     assert TYPED in lines, lines
@@ -256,14 +286,8 @@ def test_codecompanion_chat_shows_what_was_typed(codecompanion):
 def test_codecompanion_model_receives_exactly_one_activation(codecompanion):
     first = codecompanion["first"]
     assert blocks(first) == 1
-    turn = undecorated(user_turns(first)[-1])  # the person's own decorator ran, on the activation
-    activation = parse_activation_input(turn)
-    assert activation == {
-        "name": "demo",
-        "source": str(codecompanion["ws"] / ".agents/skills/demo/SKILL.md"),
-        "arguments": "merge these files",
-        "instructions": DEMO_BODY,
-    }
+    sent = undecorated(user_turns(first)[-1])  # the person's own decorator ran, on the activation
+    assert parse_activation_input(sent) == demo_activation(codecompanion["ws"], "merge these files")
 
 
 def test_codecompanion_second_turn_still_carries_the_activation(codecompanion):
@@ -312,7 +336,7 @@ def test_codecompanion_without_server_sends_as_typed_with_one_notice(codecompani
 
 # --- gp.nvim --------------------------------------------------------------------------------------------------
 
-GP_USER = "💬:"
+GP_USER = USER_HEADER["gp"]
 
 
 def gp_turns(lines: list[str]) -> list[str]:
@@ -329,51 +353,9 @@ def gp_turns(lines: list[str]) -> list[str]:
     return ["\n".join(turn).strip() for turn in turns]
 
 
-def gp_new_turn(editor: Editor) -> None:
-    editor.keys("Escape")
-    editor.keys("G")
-    editor.keys("A")
-    editor.wait(lambda: (editor.probe("chat") or {}).get("mode") == "i", "insert mode")
-
-
-def gp_respond(editor: Editor, model: FakeModel, count: int) -> dict:
-    """gp's respond shortcut, <C-g><C-g>; wait for request number `count` and for the reply in the file."""
-    answered = editor.probe("chat")["lines"].count(REPLY)
-    editor.keys("C-g", "C-g")
-    model.wait_for(count)
-    editor.wait(lambda: gp_answered(editor, answered + 1), "the reply in the chat, and a new 💬: under it")
-    return model.requests[count - 1]
-
-
-def gp_answered(editor: Editor, replies: int) -> bool:
-    lines = (editor.probe("chat") or {"lines": []})["lines"]
-    return lines.count(REPLY) == replies and GP_USER in lines[-3:]
-
-
 @pytest.fixture(scope="module")
 def gp(tmp_path_factory):
-    require_tools()
-    base = tmp_path_factory.mktemp("gp")
-    ws = workspace(base)
-    seen: dict = {"ws": ws, "chat_dir": base / "xdg/data/nvim/gp/chats"}
-    with FakeModel(reply=REPLY) as model:
-        params = {
-            "repo": str(REPO),
-            "plugins": {"gp.nvim": str(plugin_dir("gp.nvim"))},
-            "chat": "gp",
-            "cmd": [sys.executable, "-m", "albedo_skills_ls", "--log-file", str(base / "server.log")],
-            "model_url": model.base_url,
-            "probe": str(PROBE),
-            "cwd": str(ws),
-        }
-        editor = Editor(base, params)
-        try:
-            play_gp(editor, model, seen)
-        finally:
-            seen["screen"] = editor.screen()
-            editor.close()
-    seen["requests"] = model.requests
-    return seen
+    return play_session(tmp_path_factory, "gp", ("gp.nvim",), play_gp)
 
 
 def play_gp(editor: Editor, model: FakeModel, seen: dict) -> None:
@@ -382,7 +364,7 @@ def play_gp(editor: Editor, model: FakeModel, seen: dict) -> None:
         lambda: (chat := editor.probe("chat")) and chat["name"].endswith(".md") and chat["clients"] and chat,
         "gp's chat file with the Albedo server attached",
     )
-    gp_new_turn(editor)
+    new_turn(editor)
     editor.type("/de")
     editor.keys("C-x", "C-o")
     seen["menu"] = editor.wait_screen(r"^/demo\s+Function\s+workspace skill", "/demo in the completion menu")
@@ -390,46 +372,33 @@ def play_gp(editor: Editor, model: FakeModel, seen: dict) -> None:
     editor.wait(lambda: gp_turns(editor.probe("chat")["lines"])[-1] == "/demo", "/demo accepted")
     editor.type(" merge these files")
     editor.wait(lambda: gp_turns(editor.probe("chat")["lines"])[-1] == TYPED, "the typed turn")
-    seen["first"] = gp_respond(editor, model, 1)
+    seen["first"] = send(editor, model, "gp", 1)
     seen["topic"] = model.wait_for(2)[1]  # gp names the chat with a second request of its own
     seen["first_lines"] = editor.wait(
         lambda: (lines := editor.probe("chat")["lines"])[0] == "# topic: " + REPLY.rstrip(".") and lines,
         "gp's topic in the first line",
     )
 
-    gp_new_turn(editor)
-    editor.type("and now sort them")
-    seen["second"] = gp_respond(editor, model, 3)
+    seen["second"] = turn(editor, model, "gp", "and now sort them", 3)
 
     for index, text in enumerate(("/reload session", "/nosuch thing"), start=4):
-        gp_new_turn(editor)
-        editor.type(text)
-        seen[text] = gp_respond(editor, model, index)
+        seen[text] = turn(editor, model, "gp", text, index)
 
-    gp_new_turn(editor)
-    editor.type("/demo " + CLOSING_ARGUMENTS)
-    seen["closing"] = gp_respond(editor, model, 6)
+    seen["closing"] = turn(editor, model, "gp", "/demo " + CLOSING_ARGUMENTS, 6)
 
     # a refusal: gp cannot stop a send, so the turns go as typed, said once
     write_skill(seen["ws"], "demo", "Merges files, described anew.", DEMO_BODY)
     for index in (7, 8):
-        gp_new_turn(editor)
-        editor.type(f"turn {index}")
-        seen[f"refused{index}"] = gp_respond(editor, model, index)
+        seen[f"refused{index}"] = turn(editor, model, "gp", f"turn {index}", index)
     seen["refusal_notices"] = editor.notices("went as typed (gp.nvim cannot stop a send)")
     events = editor.probe("catalog_events")
     editor.command("AlbedoSkillsReload")
     editor.wait(lambda: editor.probe("catalog_events") > events, "the reload's catalogChanged")
-    gp_new_turn(editor)
-    editor.type("after the reload")
-    seen["reloaded"] = gp_respond(editor, model, 9)
+    seen["reloaded"] = turn(editor, model, "gp", "after the reload", 9)
 
-    editor.command('lua for _, c in ipairs(require("albedo_skills").running_clients()) do c:stop() end')
-    editor.wait(lambda: editor.probe("servers") == 0, "the server to stop")
+    stop_server(editor)
     for index in (10, 11):
-        gp_new_turn(editor)
-        editor.type(f"turn {index}")
-        seen[f"stopped{index}"] = gp_respond(editor, model, index)
+        seen[f"stopped{index}"] = turn(editor, model, "gp", f"turn {index}", index)
     seen["no_server_notices"] = editor.notices(NO_SERVER)
     seen["final_lines"] = editor.probe("chat")["lines"]
 
@@ -455,12 +424,7 @@ def test_gp_file_shows_what_was_typed(gp):
 def test_gp_model_receives_exactly_one_activation(gp):
     first = gp["first"]
     assert blocks(first) == 1
-    assert gp_activations(first) == [{
-        "name": "demo",
-        "source": str(gp["ws"] / ".agents/skills/demo/SKILL.md"),
-        "arguments": "merge these files",
-        "instructions": DEMO_BODY,
-    }]
+    assert gp_activations(first) == [demo_activation(gp["ws"], "merge these files")]
 
 
 def test_gp_topic_request_is_left_as_gp_made_it(gp):
