@@ -102,17 +102,6 @@ function M.catalog(client, on_done)
   end)
 end
 
---- The skill names of a `commands.catalog` answer, as a set (`demo = entry`).
-function M.skills(entries)
-  local found = {}
-  for _, entry in ipairs(entries or {}) do
-    if entry.kind == "skill" and type(entry.name) == "string" then
-      found[entry.name] = entry
-    end
-  end
-  return found
-end
-
 --- The skill a command names in a `commands.catalog` answer: `/demo` by its listed command, `/skill:demo` by
 --- its name; nil for a built-in or an unknown command.
 function M.skill_of(command, entries)
@@ -141,14 +130,17 @@ function M.activations(bufnr, texts, owned)
   if next(wanted) == nil then
     return results -- no turn starts with a command: the server is not asked (nor missed)
   end
-  local client = M.client(bufnr)
-  if not client then
+  local function no_server()
     M.notice(
       "no-server",
       "no Albedo skills server is running for this chat, so slash commands go to the model as typed "
         .. "(open a SKILL.md or run `:checkhealth albedo_skills`)"
     )
     return results
+  end
+  local client = M.client(bufnr)
+  if not client then
+    return no_server()
   end
   local pending, ids, catalog_done, failure = 0, {}, false, nil
   local function answer(index, command)
@@ -177,12 +169,14 @@ function M.activations(bufnr, texts, owned)
       end
     end
   end)
-  local finished = catalog_id ~= nil
-    and vim.wait(M.TIMEOUT_MS, function()
-      return catalog_done and pending == 0
-    end, M.POLL_MS)
+  if catalog_id == nil then
+    return no_server() -- the client would not send: it is shutting down
+  end
+  local finished = vim.wait(M.TIMEOUT_MS, function()
+    return catalog_done and pending == 0
+  end, M.POLL_MS)
   if not finished then
-    for _, id in ipairs(catalog_id and { catalog_id, unpack(ids) } or {}) do
+    for _, id in ipairs({ catalog_id, unpack(ids) }) do
       pcall(call, client, "cancel_request", id)
     end
     M.notice(
