@@ -221,6 +221,9 @@ def play_codecompanion(editor: Editor, model: FakeModel, seen: dict) -> None:
     # arguments holding the closing delimiter
     seen["closing"] = turn(editor, model, "codecompanion", "/demo " + CLOSING_ARGUMENTS, 6)
 
+    # the long form of a skill command
+    seen["long_form"] = turn(editor, model, "codecompanion", "/skill:demo sort them", 7)
+
     # a refusal: the skill changed on disk since the catalog was built; nothing is sent, the person is told
     write_skill(seen["ws"], "demo", "Merges files, described anew.", DEMO_BODY)
     new_turn(editor)
@@ -238,22 +241,22 @@ def play_codecompanion(editor: Editor, model: FakeModel, seen: dict) -> None:
         "the new skill in CodeCompanion's slash commands",
     )
     editor.keys("Enter")  # send again, as typed before
-    seen["resent"] = model.wait_for(7)[6]
-    editor.wait(lambda: editor.probe("chat")["lines"].count(REPLY) == 7, "the reply to the resent turn")
+    seen["resent"] = model.wait_for(8)[7]
+    editor.wait(lambda: editor.probe("chat")["lines"].count(REPLY) == 8, "the reply to the resent turn")
 
     # the server does not answer (SIGSTOP): after the bounded wait the typed text goes, and the person is told
     seen["timeout_ms"] = editor.probe("invoke_timeout_ms")
     pid = server_pid(seen["server_log"])
     os.kill(pid, signal.SIGSTOP)
     try:
-        seen["timed_out"] = turn(editor, model, "codecompanion", TYPED, 8)
+        seen["timed_out"] = turn(editor, model, "codecompanion", TYPED, 9)
         seen["timeout_notices"] = editor.wait(lambda: editor.notices("did not answer within"), "the timeout notice")
     finally:
         os.kill(pid, signal.SIGCONT)
 
     # the server stopped: the typed text goes, and one notice says why (not one per turn)
     stop_server(editor)
-    for index in (9, 10):
+    for index in (10, 11):
         seen[f"stopped{index}"] = turn(editor, model, "codecompanion", TYPED, index)
     seen["no_server_notices"] = editor.notices(NO_SERVER)
     seen["final_lines"] = editor.probe("chat")["lines"]
@@ -312,10 +315,16 @@ def test_codecompanion_arguments_holding_the_closing_delimiter_stay_whole(codeco
     assert activation["arguments"] == CLOSING_ARGUMENTS
 
 
+def test_codecompanion_long_form_skill_command_is_rewritten_too(codecompanion):
+    sent = undecorated(user_turns(codecompanion["long_form"])[-1])
+    assert parse_activation_input(sent) == demo_activation(codecompanion["ws"], "sort them")
+    assert sent.startswith("The user activated the skill `demo` with /demo.")
+
+
 def test_codecompanion_refusal_stops_the_send_and_says_why(codecompanion):
     (notice,) = codecompanion["refusal_notices"]
     assert "changed on disk" in notice and ":AlbedoSkillsReload" in notice, notice
-    assert codecompanion["requests_after_refusal"] == 6  # nothing was sent
+    assert codecompanion["requests_after_refusal"] == 7  # nothing was sent
     assert codecompanion["refused_turn"] == TYPED  # the person's text stays, editable, to send again
     activation = parse_activation_input(undecorated(user_turns(codecompanion["resent"])[-1]))
     assert activation["arguments"] == "merge these files"
@@ -328,7 +337,7 @@ def test_codecompanion_server_that_does_not_answer_in_time_lets_the_typed_text_g
 
 
 def test_codecompanion_without_server_sends_as_typed_with_one_notice(codecompanion):
-    for index in (9, 10):
+    for index in (10, 11):
         request = codecompanion[f"stopped{index}"]
         assert undecorated(user_turns(request)[-1]) == TYPED
     assert len(codecompanion["no_server_notices"]) == 1, codecompanion["no_server_notices"]
