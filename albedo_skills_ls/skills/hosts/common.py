@@ -1,0 +1,32 @@
+"""Readings several agent models share: whitespace collapsed, tags stripped, a description made up from the body."""
+
+from __future__ import annotations
+
+import re
+
+from .facts import SkillFacts
+from .model import SKIPPED, Verdict
+
+_TAG = re.compile(r"<[^>]+>")
+
+SILENT = "skipped silently"
+
+
+def collapse(text: str) -> str:
+    """Runs of whitespace as one space, ends trimmed (Codex's `split_whitespace().join(" ")`)."""
+    return " ".join(text.split())
+
+
+def strip_tags(text: str) -> str:
+    return _TAG.sub("", text)
+
+
+def unreadable(facts: SkillFacts, label: str) -> Verdict | None:
+    """The verdict on a file no agent can read (too large, not UTF-8, a FIFO), or None."""
+    if facts.unreadable is None:
+        return None
+    return Verdict(SKIPPED, reason=f"{label} cannot read it: {facts.unreadable}")
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
