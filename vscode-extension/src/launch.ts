@@ -29,6 +29,7 @@ export interface ServerSettings {
   builtinCommands: string[];
   chat: { languageIds: string[]; filePatterns: string[] };
   logLevel: LogLevelName;
+  hosts: string[];
 }
 
 /** The server's settings plus the ones only the extension reads (how to start the server). */
@@ -49,6 +50,7 @@ export function defaultSettings(): ExtensionSettings {
       filePatterns: ['*.chat.md'],
     },
     logLevel: 'info',
+    hosts: [],
     server: { path: [], pythonPath: '' },
   };
 }
@@ -63,6 +65,7 @@ export const SETTING_KEYS = [
   'chat.languageIds',
   'chat.filePatterns',
   'logLevel',
+  'hosts',
   'server.path',
   'server.pythonPath',
 ] as const;
@@ -136,6 +139,7 @@ export function readSettings(raw: unknown): ReadSettings {
   settings.chat.filePatterns =
     take('chat.filePatterns', isNames, 'a list of non-empty strings') ?? settings.chat.filePatterns;
   settings.logLevel = take('logLevel', isLogLevel, `one of ${LOG_LEVELS.join(', ')}`) ?? settings.logLevel;
+  settings.hosts = take('hosts', isNames, 'a list of agent ids') ?? settings.hosts;
   settings.server.path =
     take('server.path', isNames, 'a list of non-empty strings (the command and its arguments)') ??
     settings.server.path;
@@ -150,6 +154,7 @@ export function initializationOptions(settings: ExtensionSettings): { albedoSkil
     albedoSkills: {
       ...serverSettings,
       builtinCommands: [...serverSettings.builtinCommands],
+      hosts: [...serverSettings.hosts],
       chat: { languageIds: [...serverSettings.chat.languageIds], filePatterns: [...serverSettings.chat.filePatterns] },
     },
   };
