@@ -13,7 +13,7 @@ from importlib import import_module
 from typing import Any, NamedTuple
 
 from .model import HostModel
-from .verdicts import HostReport, host_report, root_paths
+from .verdicts import FactsCache, HostReport, host_report, root_paths
 from .walker import Found, walk
 
 # host id -> module, in the order tables list them
@@ -72,10 +72,11 @@ def report(workspace: str | None, home: str | None = None, ids: tuple[str, ...] 
     found = walk(every_root)
     files = tuple(sorted(found.files, key=lambda f: f.path))
     chosen = models(ids)
+    facts = FactsCache()
     return Report(
         workspace_path,
         home_path,
         files,
-        tuple(host_report(host, files, workspace_path, home_path) for host in chosen),
+        tuple(host_report(host, files, workspace_path, home_path, facts) for host in chosen),
         found.truncated,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
-from .facts import read_facts
+from .facts import SkillFacts, read_facts
 from .model import NOT_DETERMINISTIC, NOT_SEEN, SKIPPED, WARNS, HostModel, Verdict
 from .walker import SKILL_FILE, Found
 
@@ -49,18 +49,36 @@ def root_paths(host: HostModel, workspace: str | None, home: str) -> list[str]:
     return paths
 
 
-def host_report(host: HostModel, files: tuple[Found, ...], workspace: str | None, home: str) -> HostReport:
+class FactsCache:
+    """Each file read and parsed once per report, however many agents judge it."""
+
+    def __init__(self) -> None:
+        self._facts: dict[str, SkillFacts] = {}
+
+    def __call__(self, found: Found) -> SkillFacts:
+        facts = self._facts.get(found.path)
+        if facts is None:
+            facts = self._facts[found.path] = read_facts(found)
+        return facts
+
+
+def host_report(
+    host: HostModel, files: tuple[Found, ...], workspace: str | None, home: str, facts: FactsCache | None = None
+) -> HostReport:
     if host.verdicts is not None:
         return HostReport(host, host.verdicts(files, workspace, home), None)
     roots = root_paths(host, workspace, home)
-    verdicts = {found.path: _walk_verdict(host, found, roots, files) for found in files}
+    facts_of = facts or FactsCache()
+    verdicts = {found.path: _walk_verdict(host, found, roots, files, facts_of) for found in files}
     if not host.every_file:  # a validator judges each folder on its own
         _settle_duplicates(host, files, roots, verdicts)
     budget = _spend_budget(host, files, verdicts)
     return HostReport(host, verdicts, budget)
 
 
-def _walk_verdict(host: HostModel, found: Found, roots: list[str], files: tuple[Found, ...]) -> Verdict:
+def _walk_verdict(
+    host: HostModel, found: Found, roots: list[str], files: tuple[Found, ...], facts_of: FactsCache
+) -> Verdict:
     label, walk = host.label, host.walk
     if not host.every_file and found.root not in roots:
         reads = ", ".join(f"{'~/' if base == 'home' else ''}{relative}" for base, relative in host.roots)
@@ -73,7 +91,7 @@ def _walk_verdict(host: HostModel, found: Found, roots: list[str], files: tuple[
             f"rename {file_name} to {host.exact_file_name}",
         )
     if host.every_file:
-        return host.judge(read_facts(found)) if host.judge is not None else Verdict(SKIPPED)
+        return host.judge(facts_of(found)) if host.judge is not None else Verdict(SKIPPED)
     if found.levels == 0 and not walk.root_file:
         return Verdict(
             SKIPPED,
@@ -112,7 +130,7 @@ def _walk_verdict(host: HostModel, found: Found, roots: list[str], files: tuple[
                 "and reads nothing below it; move this skill out of that folder",
             )
     assert host.judge is not None
-    return host.judge(read_facts(found))
+    return host.judge(facts_of(found))
 
 
 def _skill_above(found: Found, files: tuple[Found, ...], file_name: str) -> str | None:
