@@ -123,11 +123,11 @@ def _live(ids: list[str], record: bool, install: bool, runs: int | None) -> int:
     print(compare.report(results))
     if missing:
         print("NOT RUN LIVE: " + "; ".join(f"{m.agent.id}: {m.note}" for m in missing))
-    if saved is not None:
+    if saved is not None and not record:
         _say_drift(observations, saved)
     if record:
         observations["recorded_on"] = time.strftime("%Y-%m-%d", time.gmtime())
-        recorded.write(observations)
+        recorded.write(recorded.merged(observations, saved))
         print(f"wrote {os.path.relpath(recorded.RECORDED_PATH)}")
     return 1 if any(result.disagreements for result in results) else 0
 

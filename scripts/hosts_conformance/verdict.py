@@ -9,7 +9,7 @@ import sys
 
 from .tree import Tree
 
-NOT_DETERMINISTIC = "not deterministic"  # how a verdict's reason starts when the agent's choice varies
+NOT_DETERMINISTIC = "not deterministic"  # what a verdict's reason says when the agent's choice varies
 
 
 def project_verdict(tree: Tree, hosts: list[str]) -> dict[str, dict]:
@@ -27,4 +27,4 @@ def project_verdict(tree: Tree, hosts: list[str]) -> dict[str, dict]:
 
 
 def says_not_deterministic(verdict: dict) -> bool:
-    return (verdict.get("reason") or "").lower().startswith(NOT_DETERMINISTIC)
+    return NOT_DETERMINISTIC in (verdict.get("reason") or "").lower()
