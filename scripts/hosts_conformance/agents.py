@@ -57,6 +57,27 @@ def answers_version(agent: Agent, root: str | None = None) -> bool:
     return agent.version in done.stdout
 
 
+REGISTRY_PING_SECONDS = 30
+
+
+def registry_reachable() -> str | None:
+    """None when npm can reach its registry, else why not (asked once, before any install: offline, npm
+    would retry each package for a long while)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return "npm is not on PATH"
+    try:
+        done = subprocess.run([npm, "ping", "--fetch-retries=0"], capture_output=True, text=True,
+                              timeout=REGISTRY_PING_SECONDS, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return f"npm ping gave no answer in {REGISTRY_PING_SECONDS} s"
+    if done.returncode != 0:
+        said = [line.strip() for line in (done.stderr or done.stdout).splitlines()
+                if "request to" in line or "reason:" in line]
+        return "the npm registry cannot be reached" + (f" ({said[-1].removeprefix('npm error ')})" if said else "")
+    return None
+
+
 class Installed(NamedTuple):
     agent: Agent
     ok: bool
@@ -64,12 +85,15 @@ class Installed(NamedTuple):
     note: str  # why not, when not ok; "cached" or "installed" otherwise
 
 
-def ensure(agent: Agent, install: bool = True) -> Installed:
-    """The cached agent, installing it from npm first when it is missing and `install` is set."""
+def ensure(agent: Agent, install: bool = True, offline: str | None = None) -> Installed:
+    """The cached agent, installing it from npm first when it is missing and `install` is set (`offline`:
+    why the registry cannot be reached, when it cannot)."""
     if answers_version(agent):
         return Installed(agent, True, 0.0, "cached")
     if not install:
         return Installed(agent, False, 0.0, f"not cached in {agent.cache_dir}")
+    if offline is not None:
+        return Installed(agent, False, 0.0, "not cached; offline, npm cannot install it")
     npm = shutil.which("npm")
     if npm is None:
         return Installed(agent, False, 0.0, "npm is not on PATH")
