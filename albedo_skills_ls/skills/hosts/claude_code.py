@@ -13,12 +13,6 @@ MAX_ENTRY = 1_536  # characters of description + when_to_use in the listing (cha
 def judge(facts: SkillFacts) -> Verdict:
     if facts.unreadable is not None:
         return Verdict(SKIPPED, reason=f"{LABEL} cannot read it: {facts.unreadable}")
-    if facts.bom:
-        return Verdict(
-            SKIPPED,
-            reason=f"{SILENT}: a byte-order mark ({BOM!r}) before `---` hides the file from {LABEL} before "
-            "2.1.239 (changelog); save the file without it",
-        )
     command = facts.folder_name  # the command is the folder's name, whatever `name:` says (run)
     notes = []
     written = facts.lenient("description")  # the runtime keeps a frontmatter whose YAML fails (run)
@@ -26,12 +20,13 @@ def judge(facts: SkillFacts) -> Verdict:
     if written:
         description = written if not extra else f"{written} {extra}"
     else:
-        description = facts.first_heading() or facts.first_text_line() or ""
+        description = _made_up(facts)
         notes.append(
             f"no description: {LABEL} makes one up from the body (\"{description}\"); write a `description`"
         )
     if not facts.has_frontmatter:
-        notes.insert(0, "no frontmatter: it loads, named after its folder")
+        marked = " (a byte-order mark before `---` leaves it none)" if facts.bom else ""
+        notes.insert(0, f"no frontmatter{marked}: it loads, named after its folder")
     named = facts.lenient("name")
     if named and named != command:
         notes.append(f"the command is /{command}, after the folder, not `{named}`")
@@ -41,6 +36,16 @@ def judge(facts: SkillFacts) -> Verdict:
     if notes:
         return Verdict(WARNS, command, description, "; ".join(notes))
     return Verdict(LOADS, command, description)
+
+
+def _made_up(facts: SkillFacts) -> str:
+    """The description Claude Code shows for a skill without one: the body's first line that is not blank,
+    its heading marks and a byte-order mark dropped (run: `# c-nofm` gave "c-nofm", a BOM file "---")."""
+    for line in facts.body.splitlines():
+        text = line.lstrip(BOM).strip().lstrip("#").strip()
+        if text:
+            return text
+    return ""
 
 
 MODEL = HostModel(
@@ -62,9 +67,11 @@ MODEL = HostModel(
         Rule("reads .claude/skills (workspace and home), never .agents/skills", "run"),
         Rule("immediate children of a root only; no SKILL.md directly in the root", "run"),
         Rule("the command is the folder's name, even when `name:` differs", "run"),
-        Rule("no description, or no frontmatter: loads, the description made up from the body's first heading", "run"),
+        Rule("no description, or no frontmatter: loads, the description made up from the body's first line", "run"),
         Rule("unquoted `: ` in a value: loads with its description (its own validator says otherwise)", "run"),
-        Rule("a byte-order mark hid the file before 2.1.239", "changelog"),
+        Rule("a byte-order mark before `---`: no frontmatter is read; it loads, named after its folder, with a "
+             "made-up description (the changelog says such files were hidden before 2.1.239; 2.1.197 loads them)",
+             "run"),
         Rule("one name twice: both copies are listed to the model", "run"),
     ),
     judge=judge,

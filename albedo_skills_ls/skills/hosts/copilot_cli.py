@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .common import unreadable
-from .facts import SkillFacts
+from .facts import SkillFacts, without_bom
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 
 LABEL = "Copilot CLI"
@@ -16,6 +16,7 @@ def judge(facts: SkillFacts) -> Verdict:
     problem = unreadable(facts, LABEL)
     if problem is not None:
         return problem
+    facts = without_bom(facts)  # a byte-order mark before `---` is dropped (run; changelog 0.0.415)
     if not facts.opens_after_trim or facts.frontmatter is None:
         return Verdict(SKIPPED, reason="missing or malformed YAML frontmatter")
     refused = facts.yaml_problem
@@ -61,6 +62,7 @@ MODEL = HostModel(
              "run (the root case; below any skill folder: inferred)"),
         Rule("YAML that does not parse is refused with its line and column", "run"),
         Rule("a description over 1,024 characters is refused", "run"),
+        Rule("a byte-order mark before `---` is dropped: the file loads with its frontmatter", "run"),
         Rule("no name: the folder's; no description: the body's first line", "run"),
         Rule("an empty or non-ASCII name is refused", "changelog 1.0.70"),
         Rule("one name twice: the workspace copy wins silently", "run"),

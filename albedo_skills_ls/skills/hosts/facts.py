@@ -91,6 +91,19 @@ def read_facts(found: Found) -> SkillFacts:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return _unreadable(found.path, folder, f"it is not UTF-8 (byte {exc.start})")
+    return _from_text(found.path, folder, len(data), text)
+
+
+def without_bom(facts: SkillFacts) -> SkillFacts:
+    """The file as an agent reads it that drops a leading byte-order mark first (run: OpenCode 1.18.33 and
+    Copilot CLI 1.0.102 load such a file with its frontmatter). With a BOM no block was found, so the body
+    is the whole text."""
+    if not facts.bom or facts.unreadable is not None:
+        return facts
+    return _from_text(facts.path, facts.folder_name, facts.size, facts.body[len(BOM):])
+
+
+def _from_text(path: str, folder: str, size: int, text: str) -> SkillFacts:
     bom = text.startswith(BOM)
     lines = text.splitlines()
     opens_at_0 = text.startswith(DELIMITER + "\n") or text.startswith(DELIMITER + "\r\n")
@@ -104,7 +117,7 @@ def read_facts(found: Found) -> SkillFacts:
     fields, problem_found = _parse_yaml(frontmatter) if frontmatter is not None else (None, None)
     line_fields = _line_fields(frontmatter) if frontmatter is not None else {}
     return SkillFacts(
-        found.path, folder, len(data), None, bom, opens_at_0, first == DELIMITER, frontmatter, body,
+        path, folder, size, None, bom, opens_at_0, first == DELIMITER, frontmatter, body,
         fields, problem_found, line_fields,
     )
 

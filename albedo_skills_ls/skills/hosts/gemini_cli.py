@@ -49,7 +49,9 @@ MODEL = HostModel(
     duplicates=Duplicates(
         "first",
         'Skill conflict detected: "{name}" from "{winner}" is overriding the same skill from "{loser}".',
-        "run",
+        "run; within one root, the order of glob() results, which node-glob does not sort: the winner between "
+        "two folders of one root changed between runs (scripts/hosts_conformance)",
+        unsorted_within_root=True,
     ),
     budget=None,
     rules=(
@@ -59,6 +61,7 @@ MODEL = HostModel(
         Rule("unquoted `: `: the YAML fails and a line parser reads name and description (--debug says so)", "run"),
         Rule("the name has `:\\/<>*?\"|` replaced by `-`", "source (skillLoader.ts at 5411f11)"),
         Rule("one name twice: the workspace wins over home, .agents over .gemini, with a warning", "run"),
+        Rule("one name twice in one root: not deterministic (the order of an unsorted glob)", "run and source"),
         Rule("workspace skills load only in a trusted folder", "run"),
     ),
     judge=judge,

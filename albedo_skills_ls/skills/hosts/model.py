@@ -73,6 +73,9 @@ class Duplicates(NamedTuple):
     policy: Literal["all", "first", "unstable"]
     message: str | None = None
     evidence: str = ""
+    # "first" between roots, but between copies in one root the order of a walk the agent does not sort:
+    # then those copies are "not deterministic" among themselves.
+    unsorted_within_root: bool = False
 
 
 class Budget(NamedTuple):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .common import SILENT, unreadable
-from .facts import SkillFacts
+from .facts import SkillFacts, without_bom
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 
 LABEL = "OpenCode"
@@ -13,6 +13,7 @@ def judge(facts: SkillFacts) -> Verdict:
     problem = unreadable(facts, LABEL)
     if problem is not None:
         return problem
+    facts = without_bom(facts)  # a byte-order mark before `---` is dropped (run)
     name = facts.lenient("name")  # a frontmatter whose YAML fails still loads, silently (run)
     if not name:
         return Verdict(SKIPPED, reason=f"{SILENT}: {LABEL} needs a `name`")
@@ -50,6 +51,7 @@ MODEL = HostModel(
         Rule("`**/SKILL.md`: any depth (8 levels seen), a SKILL.md directly in a root too; links followed", "run"),
         Rule("no name: skipped silently; no description: listed, but not shown to the model", "run"),
         Rule("unquoted `: ` in a value: loads silently", "run"),
+        Rule("a byte-order mark before `---` is dropped: the file loads with its frontmatter", "run"),
         Rule("one name twice: one copy wins, and which one changes from run to run", "run"),
     ),
     judge=judge,

@@ -165,19 +165,28 @@ def _settle_duplicates(host: HostModel, files: tuple[Found, ...], roots: list[st
                     f"and {rest}; rename one of them",
                 )
         elif policy.policy == "unstable":
-            for found in copies:
-                verdicts[found.path] = _with_note(
-                    verdicts[found.path],
-                    f"{NOT_DETERMINISTIC}: {host.label} loads one of {len(copies)} copies of `{name}` "
-                    f"({', '.join(others)}) and which one changes from run to run; rename one of them",
-                )
+            _unstable(host, name, copies, verdicts)
         else:
             winner = copies[0].path
-            for found in copies[1:]:
+            tied = [found for found in copies if found.root == copies[0].root]
+            if policy.unsorted_within_root and len(tied) > 1:
+                _unstable(host, name, tied, verdicts)
+                winner = f"one of {', '.join(found.path for found in tied)}"
+            for found in copies[len(tied) if policy.unsorted_within_root else 1:]:
                 said = policy.message.format(name=name, winner=winner, loser=found.path) if policy.message else (
                     f"skipped silently: `{name}` is also at {winner}, which {host.label} reads first"
                 )
                 verdicts[found.path] = Verdict(SKIPPED, reason=f"{said}; rename one of them")
+
+
+def _unstable(host: HostModel, name: str, copies: list[Found], verdicts: dict[str, Verdict]) -> None:
+    others = ", ".join(found.path for found in copies)
+    for found in copies:
+        verdicts[found.path] = _with_note(
+            verdicts[found.path],
+            f"{NOT_DETERMINISTIC}: {host.label} loads one of {len(copies)} copies of `{name}` ({others}) and "
+            "which one changes from run to run; rename one of them",
+        )
 
 
 def _with_note(verdict: Verdict, note: str) -> Verdict:
