@@ -28,5 +28,14 @@ def unreadable(facts: SkillFacts, label: str) -> Verdict | None:
     return Verdict(SKIPPED, reason=f"{label} cannot read it: {facts.unreadable}")
 
 
+# Copilot CLI (as run) and libyaml, which serde_yaml wraps (Zed), word this refusal differently from the reader
+# used here; the position agrees (run: Copilot CLI).
+_LIBYAML_WORDING = {"mapping values are not allowed here": "mapping values are not allowed in this context"}
+
+
+def libyaml_words(problem: str) -> str:
+    return _LIBYAML_WORDING.get(problem, problem)
+
+
 def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
