@@ -44,7 +44,9 @@ MODEL = HostModel(
     roots=tuple(("workspace", relative) for relative, _scope in WORKSPACE_ROOTS)
     + tuple(("home", relative) for relative, _scope in USER_ROOTS),
     walk=Walk(max_levels=1),
-    duplicates=Duplicates("first", evidence="spec: the first root wins, with a collision warning"),
+    duplicates=Duplicates(
+        "first", "skill `{name}` is hidden by {winner} (collision)", "spec: the first root wins, with a warning"
+    ),
     budget=None,
     rules=(Rule("the Albedo skills specification, as `albedo-skills check` applies it", "this program"),),
     judge=None,
