@@ -30,9 +30,9 @@ def chosen_hosts(values: list[list[str]] | None) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(word for value in values for word in value))
 
 
-def with_host_findings(catalog, args: argparse.Namespace, only: str | None):  # type: ignore[no-untyped-def]
-    """`check --hosts`: the catalog's findings plus the chosen agents' refusals (on `only`, when one file is
-    checked), bounded like the catalog's own. The catalog's skills and Albedo's own findings are untouched."""
+def with_host_findings(catalog, args: argparse.Namespace, only: list[str] | None):  # type: ignore[no-untyped-def]
+    """`check --hosts`: the catalog's findings plus the chosen agents' refusals (on the files `only`, when files
+    are checked), bounded like the catalog's own. The catalog's skills and Albedo's own findings are untouched."""
     from types import MappingProxyType
 
     from ...skills.discovery import bound_diagnostics
@@ -42,13 +42,16 @@ def with_host_findings(catalog, args: argparse.Namespace, only: str | None):  # 
     from ..workspace import workspace_of
 
     home = home_folder(args)
-    if only is not None:
-        workspace = find_workspace(os.path.dirname(only), home) or os.path.dirname(only)
-    else:
-        workspace = workspace_of(args).path
-    extra = host_diagnostics(report(workspace, home, chosen_hosts(args.hosts)))
-    if only is not None:
-        extra = {only: extra.get(only, ())}
+    ids = chosen_hosts(args.hosts)
+    if only is None:
+        extra = host_diagnostics(report(workspace_of(args).path, home, ids))
+    else:  # each file against the workspace found upward from it
+        extra, by_workspace = {}, {}
+        for path in only:
+            workspace = find_workspace(os.path.dirname(path), home) or os.path.dirname(path)
+            if workspace not in by_workspace:
+                by_workspace[workspace] = host_diagnostics(report(workspace, home, ids))
+            extra[path] = by_workspace[workspace].get(path, ())
     added, dropped = bound_diagnostics([d for items in extra.values() for d in items])
     per_file = dict(catalog.file_diagnostics)
     for diagnostic in added:
