@@ -126,3 +126,12 @@ def test_diagnostics_of_each_kind_in_process(tmp_path):
     assert all("Albedo" not in d.message for items in found.values() for d in items)  # albedo gives none
     budget = next(d for d in found[str(project / ".agents/skills/s0/SKILL.md")] if d.code == "host-budget")
     assert "Codex CLI 0.171.0: description cut to" in budget.message and budget.severity == "information"
+
+
+def test_check_hosts_on_several_files(tmp_path):
+    project, home = project_tree(tmp_path)
+    (project / ".git").mkdir()
+    bad, only = project / ".agents/skills/a-bad/SKILL.md", project / ".claude/skills/c-only/SKILL.md"
+    done = run_cli("check", bad, only, "--home", home, "--format", "json", "--hosts", "copilot-cli,codex")
+    found = sorted((d["path"], d["code"]) for d in json.loads(done.stdout)["diagnostics"] if d["code"].startswith("host-"))
+    assert found == [(str(bad), "host-skipped"), (str(only), "host-not-seen")]
