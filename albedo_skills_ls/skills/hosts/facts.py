@@ -8,6 +8,7 @@ picks the ones its agent uses. The file is read as discovery reads it: never a F
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from typing import Any, NamedTuple
@@ -127,12 +128,12 @@ def _unreadable(path: str, folder: str, why: str) -> SkillFacts:
 
 
 def _parse_yaml(text: str) -> tuple[dict[str, Any] | None, YamlProblem | None]:
-    """A standard (YAML 1.2 core schema) parse, as the agents' libraries do it."""
-    from ruamel.yaml import YAML
+    """A standard (core schema) parse, as the agents' libraries do it: libyaml through ruamel.yaml.clibz (the
+    parser of Copilot CLI's wording and of serde_yaml), else ruamel.yaml's pure-Python one."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
-        value = YAML(typ="safe", pure=True).load(text)
+        value = _load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
@@ -144,6 +145,20 @@ def _parse_yaml(text: str) -> tuple[dict[str, Any] | None, YamlProblem | None]:
     if not isinstance(value, dict):
         return None, YamlProblem("the frontmatter is not a mapping", 1, 1)
     return {str(key): item for key, item in value.items()}, None
+
+
+def _load(text: str) -> Any:
+    try:
+        from ruamel.yaml.cyaml import CSafeLoader
+    except ImportError:  # pragma: no cover - exercised only where the C extension is missing
+        from ruamel.yaml import YAML
+
+        return YAML(typ="safe", pure=True).load(text)
+    loader = CSafeLoader(io.StringIO(text))
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
 
 
 def _line_fields(text: str) -> dict[str, str]:

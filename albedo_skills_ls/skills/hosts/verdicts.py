@@ -69,7 +69,8 @@ def host_report(
         return HostReport(host, host.verdicts(files, workspace, home), None)
     roots = root_paths(host, workspace, home)
     facts_of = facts or FactsCache()
-    verdicts = {found.path: _walk_verdict(host, found, roots, files, facts_of) for found in files}
+    holders = _skill_folders(files, host.exact_file_name or SKILL_FILE) if host.walk.skill_hides_below else {}
+    verdicts = {found.path: _walk_verdict(host, found, roots, holders, facts_of) for found in files}
     if not host.every_file:  # a validator judges each folder on its own
         _settle_duplicates(host, files, roots, verdicts)
     budget = _spend_budget(host, files, verdicts)
@@ -77,7 +78,7 @@ def host_report(
 
 
 def _walk_verdict(
-    host: HostModel, found: Found, roots: list[str], files: tuple[Found, ...], facts_of: FactsCache
+    host: HostModel, found: Found, roots: list[str], holders: dict[tuple[str, tuple[str, ...]], str], facts_of: FactsCache
 ) -> Verdict:
     label, walk = host.label, host.walk
     if not host.every_file and found.root not in roots:
@@ -122,7 +123,7 @@ def _walk_verdict(
             "in the root",
         )
     if walk.skill_hides_below:
-        above = _skill_above(found, files, host.exact_file_name or SKILL_FILE)
+        above = _skill_above(found, holders)
         if above is not None:
             return Verdict(
                 SKIPPED,
@@ -133,12 +134,18 @@ def _walk_verdict(
     return host.judge(facts_of(found))
 
 
-def _skill_above(found: Found, files: tuple[Found, ...], file_name: str) -> str | None:
-    """A file of the same root, named `file_name`, in a folder above `found`'s (the root itself included)."""
-    for other in files:
-        if other.root == found.root and other.parts[-1] == file_name and other.levels < found.levels:
-            if other.parts[:-1] == found.parts[: other.levels]:
-                return other.path
+def _skill_folders(files: tuple[Found, ...], file_name: str) -> dict[tuple[str, tuple[str, ...]], str]:
+    """(root, folder components) -> the path of the `file_name` in that folder, for every such file."""
+    return {(found.root, found.parts[:-1]): found.path for found in files if found.parts[-1] == file_name}
+
+
+def _skill_above(found: Found, holders: dict[tuple[str, tuple[str, ...]], str]) -> str | None:
+    """The skill file in a folder above `found`'s (the root itself included), or None: one look-up per level."""
+    folders = found.parts[:-1]
+    for level in range(len(folders)):
+        above = holders.get((found.root, folders[:level]))
+        if above is not None:
+            return above
     return None
 
 
