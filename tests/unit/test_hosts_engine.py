@@ -296,3 +296,28 @@ def test_every_agent_has_a_verdict_for_every_file_and_albedo_is_unchanged(tree):
         assert set(entry.verdicts) == {f.path for f in found.files}
         assert entry.host.version and str(entry.host.evidence)
     assert discover(str(project), str(home)).to_json() == before
+
+
+def test_walk_depth_bound_at_the_bound_and_one_past(tree, monkeypatch):
+    project, home = tree
+    monkeypatch.setattr(limits, "MAX_HOST_WALK_DEPTH", 2)
+    root = project / ".agents/skills"
+    at = skill(root, "a/b", front("b", "At the bound."))
+    other = skill(home / ".agents/skills", "h", front("h", "In another root, walked after the cut."))
+    found = hosts.report(str(project), str(home), ("opencode",))
+    assert {f.path for f in found.files} == {str(at), str(other)} and found.truncated is None
+    past = skill(root, "a/b/c", front("c", "One past."))
+    found = hosts.report(str(project), str(home), ("opencode",))
+    assert str(past) not in {f.path for f in found.files} and str(other) in {f.path for f in found.files}
+    assert found.truncated == f"the walk stops 2 levels below a root, at {past.parent}"
+
+
+def test_walk_entries_bound_at_the_bound_and_one_past(tree, monkeypatch):
+    project, home = tree
+    for index in range(3):
+        skill(project / ".agents/skills", f"s{index}", front(f"s{index}", "d"))
+    monkeypatch.setattr(limits, "MAX_HOST_WALK_ENTRIES", 6)  # three folders in the root, one file in each
+    assert hosts.report(str(project), str(home), ("codex",)).truncated is None
+    monkeypatch.setattr(limits, "MAX_HOST_WALK_ENTRIES", 5)
+    found = hosts.report(str(project), str(home), ("codex",))
+    assert found.truncated.startswith("the walk stopped after 5 entries") and len(found.files) == 2

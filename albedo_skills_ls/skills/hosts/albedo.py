@@ -40,11 +40,13 @@ def verdicts(files: tuple[Found, ...], workspace: str | None, home: str) -> dict
 MODEL = HostModel(
     id="albedo",
     label=LABEL,
-    evidence=Evidence(__version__, f"this program's own discovery (albedo-skills {__version__}), the spec's rules"),
+    evidence=Evidence(__version__, f"this program's own discovery (albedo-skills {__version__}), the spec's rules", "this program"),
     roots=tuple(("workspace", relative) for relative, _scope in WORKSPACE_ROOTS)
     + tuple(("home", relative) for relative, _scope in USER_ROOTS),
     walk=Walk(max_levels=1),
-    duplicates=Duplicates("first", evidence="spec: the first root wins, with a collision warning"),
+    duplicates=Duplicates(
+        "first", "skill `{name}` is hidden by {winner} (collision)", "spec: the first root wins, with a warning"
+    ),
     budget=None,
     rules=(Rule("the Albedo skills specification, as `albedo-skills check` applies it", "this program"),),
     judge=None,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .common import SILENT
+from .common import cut, loaded
 from .facts import BOM, SkillFacts
-from .model import LOADS, SKIPPED, WARNS, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
+from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 
 LABEL = "Claude Code"
 MAX_ENTRY = 1_536  # characters of description + when_to_use in the listing (changelog 2.1.105)
@@ -30,12 +30,8 @@ def judge(facts: SkillFacts) -> Verdict:
     named = facts.lenient("name")
     if named and named != command:
         notes.append(f"the command is /{command}, after the folder, not `{named}`")
-    if len(description) > MAX_ENTRY:
-        notes.append(f"the description ({len(description):,} characters) is cut to {MAX_ENTRY:,} in the listing")
-        description = description[:MAX_ENTRY]
-    if notes:
-        return Verdict(WARNS, command, description, "; ".join(notes))
-    return Verdict(LOADS, command, description)
+    description, cut_note = cut(description, MAX_ENTRY, " in the listing")
+    return loaded(command, description, notes + [cut_note])
 
 
 def _made_up(facts: SkillFacts) -> str:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .common import collapse, unreadable
+from .common import collapse, cut, loaded, unreadable
 from .facts import SkillFacts
-from .model import LOADS, SKIPPED, WARNS, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
+from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 
 LABEL = "Codex CLI"
 MAX_DESCRIPTION = 1024  # cut in the prompt (run); `skills/list` keeps the whole text
@@ -25,14 +25,8 @@ def judge(facts: SkillFacts) -> Verdict:
     name = collapse(facts.lenient("name") or "") or facts.folder_name
     if len(name) > MAX_NAME:
         return Verdict(SKIPPED, reason=f"invalid name: exceeds maximum length of {MAX_NAME} characters")
-    if len(description) > MAX_DESCRIPTION:
-        return Verdict(
-            WARNS,
-            name,
-            description[:MAX_DESCRIPTION] + "...",
-            f"the description ({len(description):,} characters) is cut to {MAX_DESCRIPTION:,} in the prompt",
-        )
-    return Verdict(LOADS, name, description)
+    shown, cut_note = cut(description, MAX_DESCRIPTION, " in the prompt")
+    return loaded(name, shown + "..." if cut_note else shown, [cut_note])
 
 
 MODEL = HostModel(

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from .common import unreadable
+from .common import libyaml_words, unreadable
 from .facts import SkillFacts, without_bom
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 
 LABEL = "Copilot CLI"
 MAX_DESCRIPTION = 1024
-# Copilot's YAML library words this refusal differently from the one used here; the position agrees (run).
-_WORDING = {"mapping values are not allowed here": "mapping values are not allowed in this context"}
 
 
 def judge(facts: SkillFacts) -> Verdict:
@@ -21,7 +19,7 @@ def judge(facts: SkillFacts) -> Verdict:
         return Verdict(SKIPPED, reason="missing or malformed YAML frontmatter")
     refused = facts.yaml_problem
     if refused is not None:
-        said = _WORDING.get(refused.problem, refused.problem)
+        said = libyaml_words(refused.problem)
         return Verdict(
             SKIPPED,
             reason=f"failed to parse YAML frontmatter: {said} at line {refused.line} column {refused.column}",

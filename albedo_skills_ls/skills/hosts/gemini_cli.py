@@ -28,8 +28,8 @@ def judge(facts: SkillFacts) -> Verdict:
             WARNS,
             shown,
             description,
-            f"YAML frontmatter parsing failed, falling back to simple parser ({facts.yaml_problem.problem}, "
-            f"line {facts.yaml_problem.line}); said only with --debug",
+            f"YAML frontmatter parsing failed, falling back to simple parser (line {facts.yaml_problem.line}); "
+            "said only with --debug",
         )
     return Verdict(LOADS, shown, description)
 

@@ -30,18 +30,19 @@ class Evidence(NamedTuple):
     """How a fact about an agent is known. `how` is one of the phrases below, said to the user as is."""
 
     version: str
-    how: str  # "run here with Codex CLI 0.171.0", "read in source at commit 5411f11", "docs only"
+    how: str  # "run here with Codex CLI 0.171.0 ...", "from Zed's source (... at 1597378f), not run"
+    short: str  # the same in a few words, for a diagnostic's message: "run here", "from its source, not run"
 
     def __str__(self) -> str:
         return self.how
 
 
 def run_here(agent: str, version: str, package: str) -> Evidence:
-    return Evidence(version, f"run here with {agent} {version} (npm {package}), offline, on 2026-12-01")
+    return Evidence(version, f"run here with {agent} {version} (npm {package}), offline, on 2026-12-01", "run here")
 
 
 def read_in_source(agent: str, version: str, where: str) -> Evidence:
-    return Evidence(version, f"from {agent}'s source {where}, not run")
+    return Evidence(version, f"from {agent}'s source {where}, not run", "from its source, not run")
 
 
 class Rule(NamedTuple):
@@ -130,3 +131,11 @@ class HostModel(NamedTuple):
     @property
     def version(self) -> str:
         return self.evidence.version
+
+    @property
+    def title(self) -> str:
+        """"Codex CLI 0.171.0", or "Zed at 1597378f" when the version is a commit."""
+        version = self.version
+        if len(version) >= 7 and all(char in "0123456789abcdef" for char in version):
+            return f"{self.label} at {version}"
+        return f"{self.label} {version}"

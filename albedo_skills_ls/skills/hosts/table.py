@@ -82,7 +82,7 @@ def markdown_for_file(report: Report, path: str) -> str | None:
             continue
         reason = (verdict.reason or "").replace("|", "\\|").replace("\n", " ")
         name = f"`{verdict.name}`" if verdict.loads and verdict.name else ""
-        rows.append(f"| {entry.host.label} {entry.host.version} | {cell(verdict)} | {name} | {reason} |")
+        rows.append(f"| {entry.host.title} | {cell(verdict)} | {name} | {reason} |")
     if not rows:
         return None
     head = "**Which agents load this skill**\n\n| agent | | name | why |\n| --- | --- | --- | --- |\n"

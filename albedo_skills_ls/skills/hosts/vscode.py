@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .common import strip_tags, unreadable
+from .common import cut, loaded, strip_tags, unreadable
 from .facts import SkillFacts
-from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
+from .model import SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
 
 LABEL = "VS Code"
 MAX_NAME = 64
@@ -26,13 +26,8 @@ def judge(facts: SkillFacts) -> Verdict:
     if not description:
         notes.append("no description: it loads, but the model cannot invoke it (only /" + folder + ")")
         return Verdict(WARNS, folder, None, "; ".join(notes))
-    description = strip_tags(description)
-    if len(description) > MAX_DESCRIPTION:
-        notes.append(f"the description ({len(description):,} characters) is cut to {MAX_DESCRIPTION:,}")
-        description = description[:MAX_DESCRIPTION]
-    if notes:
-        return Verdict(WARNS, folder, description, "; ".join(notes))
-    return Verdict(LOADS, folder, description)
+    description, cut_note = cut(strip_tags(description), MAX_DESCRIPTION)
+    return loaded(folder, description, notes + [cut_note])
 
 
 MODEL = HostModel(

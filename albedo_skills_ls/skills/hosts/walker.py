@@ -17,6 +17,7 @@ from .. import limits
 from ..paths import child
 
 SKILL_FILE = "SKILL.md"
+_STOPPED = "the walk stopped"  # how the note of a bound that ends the whole walk starts (the depth bound does not)
 
 
 class Found(NamedTuple):
@@ -56,9 +57,18 @@ def walk(roots: Iterable[str]) -> WalkResult:
             continue
         existing.add(root)
         _walk_folder(root, root, (), False, (os.path.realpath(root),), found, budget, truncated)
-        if truncated:
+        if _stopped(truncated):
             break
-    return WalkResult(tuple(found), frozenset(existing), truncated[0] if truncated else None)
+    return WalkResult(tuple(found), frozenset(existing), _summary(truncated))
+
+
+def _summary(notes: list[str]) -> str | None:
+    """The note that ended the walk, else the first place the depth bound cut, and how many more there were."""
+    if not notes:
+        return None
+    first = notes[-1] if _stopped(notes) else notes[0]
+    more = len(notes) - 1
+    return first if more == 0 else f"{first} (and {more} more)"
 
 
 def _walk_folder(
@@ -76,9 +86,7 @@ def _walk_folder(
             entries = []
             for entry in scan:
                 if budget[0] == 0:
-                    truncated.append(
-                        f"the walk stopped after {limits.MAX_HOST_WALK_ENTRIES:,} entries, in {folder}"
-                    )
+                    truncated.append(f"{_STOPPED} after {limits.MAX_HOST_WALK_ENTRIES:,} entries, in {folder}")
                     return
                 budget[0] -= 1
                 entries.append(entry)
@@ -94,7 +102,7 @@ def _walk_folder(
             continue
         if is_file and entry.name.lower() == SKILL_FILE.lower():
             if len(found) == limits.MAX_HOST_SKILL_FILES:
-                truncated.append(f"the walk stopped after {limits.MAX_HOST_SKILL_FILES} skill files, at {path}")
+                truncated.append(f"{_STOPPED} after {limits.MAX_HOST_SKILL_FILES} skill files, at {path}")
                 return
             try:
                 info = os.lstat(path)
@@ -112,5 +120,10 @@ def _walk_folder(
         if real in inside:  # a link back to a folder the walk is already in
             continue
         _walk_folder(root, path, parts + (entry.name,), through_link or is_link, inside + (real,), found, budget, truncated)
-        if truncated and truncated[-1].startswith("the walk stopped"):
+        if _stopped(truncated):
             return
+
+
+
+def _stopped(notes: list[str]) -> bool:
+    return bool(notes) and notes[-1].startswith(_STOPPED)

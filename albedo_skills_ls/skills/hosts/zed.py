@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .common import unreadable
+from .common import libyaml_words, unreadable
 from .facts import SkillFacts
 from .model import LOADS, SKIPPED, WARNS, Budget, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
 
@@ -25,7 +25,7 @@ def judge(facts: SkillFacts) -> Verdict:
     if not facts.opens_after_trim or facts.frontmatter is None:
         return Verdict(SKIPPED, reason="no frontmatter: Zed needs `---` first and a closing `---` line")
     if facts.yaml_problem is not None:
-        return Verdict(SKIPPED, reason=f"Invalid YAML frontmatter: {facts.yaml_problem.problem}")
+        return Verdict(SKIPPED, reason=f"Invalid YAML frontmatter: {libyaml_words(facts.yaml_problem.problem)}")
     name, description = facts.string("name"), facts.string("description")
     for key, value in (("name", name), ("description", description)):
         if value is None:
