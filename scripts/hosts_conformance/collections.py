@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 import time
 
-from . import agents, compare, sandbox
+from . import agents, compare, recorded, sandbox
 from .tree import Tree
 
 ROOT_AGENTS = {".agents/skills": ("codex", "gemini-cli", "opencode", "copilot-cli"),
@@ -80,6 +80,7 @@ def run_collections(git_dirs: list[str], ids: list[str], runs: int | None) -> in
         print("cannot make a loopback-only network namespace: the agents are not run")
         return 1
     ready = [agent_id for agent_id in ids if agents.ensure(agents.BY_ID[agent_id], install=False).ok]
+    saved = recorded.load()
     disagreed = False
     with tempfile.TemporaryDirectory(prefix="conformance-collections-") as folder:
         exported = {}
@@ -103,7 +104,7 @@ def run_collections(git_dirs: list[str], ids: list[str], runs: int | None) -> in
                       f"agents ran in {time.monotonic() - started:.1f} s)")
                 if left_out:
                     print(f"left out (folder name already used): {', '.join(left_out)}")
-                results = compare.compare_all(observed, project)
+                results = compare.compare_all(observed, project, saved, same_tree=False)
                 loaded = {host: sum(_loads(seen) for seen in found["skills"].values())
                           for host, found in observed["agents"].items()}
                 print(compare.report(results))

@@ -123,6 +123,12 @@ def cases() -> list[Case]:
                "Cross-root duplicate, the .agents copy."),
         _valid(f"{pc}/xroot/SKILL.md", "xroot", "one name in project .agents and .claude (.claude copy)",
                "Cross-root duplicate, the .claude copy."),
+        _valid(f"{pa}/.hidden/a-hidden/SKILL.md", "a-hidden", "a skill in a folder whose name starts with a dot",
+               "A skill below a hidden folder."),
+        _valid(f"{pa}/a-plugin/skills/a-plugged/SKILL.md", "a-plugged", "a skill inside a Codex plugin folder",
+               "A skill inside a Codex plugin folder."),
+        _valid(f"{pc}/c-plugin/skills/c-plugged/SKILL.md", "c-plugged",
+               "a skill inside a Claude Code skills-directory plugin", "A skill inside a Claude plugin folder."),
         _valid(f"{pa}/ag-both/SKILL.md", "ag-both", "one name in project .agents and .gemini (.agents copy)",
                "Cross-root duplicate, the .agents copy (gemini pair)."),
         _valid(f"{pg}/ag-both/SKILL.md", "ag-both", "one name in project .agents and .gemini (.gemini copy)",
@@ -157,6 +163,14 @@ def cases() -> list[Case]:
     return found
 
 
+# Files that are not skills but change how an agent reads the folder they are in: a Codex plugin and a
+# Claude Code skills-directory plugin, each a folder under a root holding its manifest and a `skills/` folder.
+PLUGIN_FILES = {
+    f"{PROJECT}/.agents/skills/a-plugin/.codex-plugin/plugin.json": '{"name": "a-plug", "version": "0.0.1"}\n',
+    f"{PROJECT}/.claude/skills/c-plugin/.claude-plugin/plugin.json": '{"name": "c-plug", "version": "0.0.1"}\n',
+}
+
+
 def build(base: str) -> str:
     """Write the fixture under `base` (an empty folder) and return `base/project`, a git repository with one
     commit (Codex looks for `.agents/skills` from the working folder up to the repository's root)."""
@@ -175,6 +189,8 @@ def build(base: str) -> str:
         os.makedirs(os.path.dirname(link), exist_ok=True)
         # Relative, so a copy of the whole tree (one per agent, for it writes into HOME) still resolves.
         os.symlink(os.path.relpath(points_at, os.path.dirname(link)), link)
+    for path, text in PLUGIN_FILES.items():
+        _write(os.path.join(base, path), text)
     project = os.path.join(base, PROJECT)
     git = ["git", "-c", "user.name=fixture", "-c", "user.email=fixture@example.invalid", "-c", "init.defaultBranch=main"]
     subprocess.run(git + ["init", "-q", project], check=True)
