@@ -109,9 +109,23 @@ def run_collections(git_dirs: list[str], ids: list[str], runs: int | None) -> in
                           for host, found in observed["agents"].items()}
                 print(compare.report(results))
                 print("files each agent loaded: " + ", ".join(f"{host} {count}" for host, count in loaded.items()))
+                _print_splits(observed, project)
                 disagreed = disagreed or any(result.disagreements for result in results)
     return 1 if disagreed else 0
 
 
 def _loads(seen: dict) -> bool:
     return any(outcome["loads"] for outcome in seen["outcomes"]) if "outcomes" in seen else seen["loads"]
+
+
+def _print_splits(observed: dict, project: dict) -> None:
+    """The files some of the agents load and others do not, with the project's reason for each refusal."""
+    hosts = list(observed["agents"])
+    for path in sorted(next(iter(observed["agents"].values()))["skills"]):
+        said = {host: _loads(observed["agents"][host]["skills"][path]) for host in hosts}
+        if len(set(said.values())) < 2:
+            continue
+        refusals = "; ".join(f"{host}: {project[host]['skills'][path]['reason']}" for host in hosts
+                             if not said[host] and path in project[host]["skills"])
+        print(f"  split: {path}: " + ", ".join(f"{host} {'loads' if said[host] else 'no'}" for host in hosts)
+              + f" ({refusals})")

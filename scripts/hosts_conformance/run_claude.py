@@ -73,8 +73,9 @@ def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
                       if path is not None and path not in taken]
         described = [path for path in candidates if _describes(tree, path, description)]
         if not candidates:
-            # Not a folder's name: a plugin's skill (`plugin:skill`) or one of Claude's built-ins; the
-            # file under a Claude root whose description it is, if exactly one is.
+            if ":" not in name:
+                continue  # one of Claude's built-ins (`claude-api` shares its description with a public skill)
+            # A plugin's skill (`plugin:skill`): the file under a Claude root whose description it shows.
             described = [path for path in paths.known - taken if _under_any(tree, path, roots)
                          and _describes(tree, path, description)]
             if len(described) != 1:
