@@ -46,8 +46,12 @@ def _project(verdict: dict) -> str:
     return f"{shown} ({verdict['reason']})" if verdict.get("reason") else shown
 
 
-def compare_host(host: str, observed: dict, verdicts: dict, varied_before: set[str] = frozenset()) -> Agreement:
-    """`observed` is one agent's observation (observe.py); `verdicts` the project's skills for that host."""
+def compare_host(host: str, observed: dict, verdicts: dict, varied_before: set[str] = frozenset(),
+                 unstable_agent: bool = False) -> Agreement:
+    """`observed` is one agent's observation (observe.py); `verdicts` the project's skills for that host.
+    `unstable_agent`: the recorded runs showed this agent's choice between copies varying (on other files):
+    over a tree with no recording of its own, a "not deterministic" file agrees with any one outcome the
+    project allows (that copy loading under its name, or not loading)."""
     disagreements: list[Disagreement] = []
     skills = observed["skills"]
     for path, seen in skills.items():
@@ -61,7 +65,7 @@ def compare_host(host: str, observed: dict, verdicts: dict, varied_before: set[s
             if not nondeterministic:
                 disagreements.append(Disagreement(host, path, _agent(seen), _project(verdict), said))
         elif nondeterministic:
-            if path not in varied_before:
+            if path not in varied_before and not (unstable_agent and _one_of_the_copies(seen, verdict)):
                 disagreements.append(Disagreement(
                     host, path, f"{_show(seen)} in every run", _project(verdict), said))
         elif seen["loads"] != verdict["loads"] or (seen["loads"] and seen["name"] != verdict["name"]):
@@ -70,6 +74,10 @@ def compare_host(host: str, observed: dict, verdicts: dict, varied_before: set[s
         disagreements.append(Disagreement(host, path, "(not a file of the tree)", _project(verdicts[path]), None))
     total = len(skills)
     return Agreement(host, observed["version"], total - len(disagreements), total, disagreements)
+
+
+def _one_of_the_copies(seen: dict, verdict: dict) -> bool:
+    return not seen["loads"] or seen["name"] == verdict["name"]
 
 
 def _agent(seen: dict) -> str:
@@ -82,7 +90,10 @@ def varied_paths(observed: dict) -> set[str]:
     return {path for path, seen in observed["skills"].items() if "outcomes" in seen}
 
 
-def compare_all(observations: dict, project: dict, recorded: dict | None = None) -> list[Agreement]:
+def compare_all(observations: dict, project: dict, recorded: dict | None = None,
+                same_tree: bool = True) -> list[Agreement]:
+    """Every agent of `observations` against the project. `recorded` (same versions) lends its evidence of
+    answers that vary: for the same files when `same_tree`, else as "this agent's choice varies"."""
     found = []
     for host, observed in observations["agents"].items():
         before: set[str] = set()
@@ -90,7 +101,9 @@ def compare_all(observations: dict, project: dict, recorded: dict | None = None)
             old = recorded["agents"].get(host)
             if old is not None and old["version"] == observed["version"]:
                 before = varied_paths(old)
-        found.append(compare_host(host, observed, project[host]["skills"], before | varied_paths(observed)))
+        found.append(compare_host(host, observed, project[host]["skills"],
+                                  (before if same_tree else set()) | varied_paths(observed),
+                                  unstable_agent=not same_tree and bool(before)))
     return found
 
 

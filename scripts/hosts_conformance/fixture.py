@@ -97,6 +97,12 @@ def _deep(root: str, p: str, depth: int) -> Case:
                   f"A skill {depth} folders below its root ({p} root).")
 
 
+def _probe(root: str, name: str) -> Case:
+    """One valid skill in a root, to see whether the agent reads that root at all."""
+    where = "project" if root.startswith(PROJECT + "/") else "user"
+    return _valid(f"{root}/{name}/SKILL.md", name, f"{where} {root.split('/', 1)[1]}")
+
+
 def _root_file(root: str, name: str) -> list[Case]:
     """A SKILL.md directly in a root, beside a sibling skill."""
     return [
@@ -123,38 +129,55 @@ def cases() -> list[Case]:
                "Cross-root duplicate, the .agents copy."),
         _valid(f"{pc}/xroot/SKILL.md", "xroot", "one name in project .agents and .claude (.claude copy)",
                "Cross-root duplicate, the .claude copy."),
+        _valid(f"{pa}/.hidden/a-hidden/SKILL.md", "a-hidden", "a skill in a folder whose name starts with a dot",
+               "A skill below a hidden folder."),
+        _valid(f"{pa}/a-plugin/skills/a-plugged/SKILL.md", "a-plugged", "a skill inside a Codex plugin folder",
+               "A skill inside a Codex plugin folder."),
+        _valid(f"{pc}/c-plugin/skills/c-plugged/SKILL.md", "c-plugged",
+               "a skill inside a Claude Code skills-directory plugin", "A skill inside a Claude plugin folder."),
         _valid(f"{pa}/ag-both/SKILL.md", "ag-both", "one name in project .agents and .gemini (.agents copy)",
                "Cross-root duplicate, the .agents copy (gemini pair)."),
         _valid(f"{pg}/ag-both/SKILL.md", "ag-both", "one name in project .agents and .gemini (.gemini copy)",
                "Cross-root duplicate, the .gemini copy (gemini pair)."),
-        _valid(f"{pg}/g-valid/SKILL.md", "g-valid", "project .gemini/skills"),
         _valid(f"{pg}/g-dup/SKILL.md", "g-dup", "one name in project and user .gemini (project copy)",
                "Duplicate name, the project copy (g root)."),
-        _valid(f"{PROJECT}/.codex/skills/x-probe/SKILL.md", "x-probe", "project .codex/skills"),
-        _valid(f"{PROJECT}/.opencode/skills/o-probe/SKILL.md", "o-probe", "project .opencode/skills"),
-        _valid(f"{PROJECT}/.opencode/skill/o1-probe/SKILL.md", "o1-probe", "project .opencode/skill"),
-        _valid(f"{PROJECT}/.albedo/skills/al-probe/SKILL.md", "al-probe", "project .albedo/skills"),
-        _valid(f"{ha}/u-probe/SKILL.md", "u-probe", "user .agents/skills"),
         _valid(f"{ha}/a-dup/SKILL.md", "a-dup", "one name in a project and a user root (user copy)",
                "Duplicate name, the user copy (a root)."),
-        _valid(f"{hc}/uc-probe/SKILL.md", "uc-probe", "user .claude/skills"),
         _valid(f"{hc}/c-dup/SKILL.md", "c-dup", "one name in a project and a user root (user copy)",
                "Duplicate name, the user copy (c root)."),
-        _valid(f"{hg}/ug-probe/SKILL.md", "ug-probe", "user .gemini/skills"),
         _valid(f"{hg}/g-dup/SKILL.md", "g-dup", "one name in project and user .gemini (user copy)",
                "Duplicate name, the user copy (g root)."),
-        _valid(f"{HOME}/.codex/skills/ux-probe/SKILL.md", "ux-probe", "user .codex/skills"),
-        _valid(f"{HOME}/.config/opencode/skills/uo-probe/SKILL.md", "uo-probe", "user .config/opencode/skills"),
-        _valid(f"{HOME}/.config/opencode/skill/uo1-probe/SKILL.md", "uo1-probe", "user .config/opencode/skill"),
-        _valid(f"{HOME}/.copilot/skills/ucp-probe/SKILL.md", "ucp-probe", "user .copilot/skills"),
-        _valid(f"{HOME}/.albedo/skills/ual-probe/SKILL.md", "ual-probe", "user .albedo/skills"),
     ]
+    probes = (
+        (pg, "g-valid"),
+        (f"{PROJECT}/.codex/skills", "x-probe"),
+        (f"{PROJECT}/.opencode/skills", "o-probe"),
+        (f"{PROJECT}/.opencode/skill", "o1-probe"),
+        (f"{PROJECT}/.albedo/skills", "al-probe"),
+        (ha, "u-probe"),
+        (hc, "uc-probe"),
+        (hg, "ug-probe"),
+        (f"{HOME}/.codex/skills", "ux-probe"),
+        (f"{HOME}/.config/opencode/skills", "uo-probe"),
+        (f"{HOME}/.config/opencode/skill", "uo1-probe"),
+        (f"{HOME}/.copilot/skills", "ucp-probe"),
+        (f"{HOME}/.albedo/skills", "ual-probe"),
+    )
+    found += [_probe(root, name) for root, name in probes]
     found += _root_file(f"{PROJECT}/.codex/skills", "root-codex")
     found += _root_file(f"{pg}", "root-gemini")
     found += _root_file(f"{PROJECT}/.github/skills", "root-github")
     found += _root_file(f"{PROJECT}/.opencode/skills", "root-opencode")
     found += _root_file(hc, "root-claude-home")
     return found
+
+
+# Files that are not skills but change how an agent reads the folder they are in: a Codex plugin and a
+# Claude Code skills-directory plugin, each a folder under a root holding its manifest and a `skills/` folder.
+PLUGIN_FILES = {
+    f"{PROJECT}/.agents/skills/a-plugin/.codex-plugin/plugin.json": '{"name": "a-plug", "version": "0.0.1"}\n',
+    f"{PROJECT}/.claude/skills/c-plugin/.claude-plugin/plugin.json": '{"name": "c-plug", "version": "0.0.1"}\n',
+}
 
 
 def build(base: str) -> str:
@@ -175,6 +198,8 @@ def build(base: str) -> str:
         os.makedirs(os.path.dirname(link), exist_ok=True)
         # Relative, so a copy of the whole tree (one per agent, for it writes into HOME) still resolves.
         os.symlink(os.path.relpath(points_at, os.path.dirname(link)), link)
+    for path, text in PLUGIN_FILES.items():
+        _write(os.path.join(base, path), text)
     project = os.path.join(base, PROJECT)
     git = ["git", "-c", "user.name=fixture", "-c", "user.email=fixture@example.invalid", "-c", "init.defaultBranch=main"]
     subprocess.run(git + ["init", "-q", project], check=True)

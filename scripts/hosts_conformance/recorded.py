@@ -17,10 +17,18 @@ RECORDED_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.
                              "tests", "hosts_conformance", "recorded_observations.json")
 
 
+def _case_digest(case: fixture.Case) -> str:
+    return hashlib.sha256(json.dumps([case.path, case.text, case.link, case.links_folder]).encode()).hexdigest()[:12]
+
+
+def case_digests() -> dict[str, str]:
+    """Each file's own digest: a recording keeps an earlier one's outcomes only for files left unchanged."""
+    return {case.path: _case_digest(case) for case in fixture.cases()}
+
+
 def fixture_digest() -> str:
-    digest = hashlib.sha256()
-    for case in fixture.cases():
-        digest.update(json.dumps([case.path, case.text, case.link, case.links_folder]).encode())
+    digest = hashlib.sha256(json.dumps(sorted(case_digests().items())).encode())
+    digest.update(json.dumps(sorted(fixture.PLUGIN_FILES.items())).encode())
     return digest.hexdigest()[:16]
 
 
@@ -36,10 +44,12 @@ def write(observations: dict, path: str = RECORDED_PATH) -> None:
 
 
 def merged(observations: dict, old: dict | None) -> dict:
-    """New observations, with the outcomes of an earlier recording of the same agent version on the same
-    fixture kept too: an answer seen to vary once stays evidence that it varies."""
-    if old is None or old.get("fixture") != observations["fixture"]:
+    """New observations, with the outcomes of an earlier recording of the same agent version kept too, for
+    each file whose case is unchanged: an answer seen to vary once stays evidence that it varies."""
+    if old is None:
         return observations
+    now, before_cases = case_digests(), old.get("cases", {})
+    observations["cases"] = now
     for host, found in observations["agents"].items():
         before = old["agents"].get(host)
         if before is None or before["version"] != found["version"]:
@@ -47,7 +57,7 @@ def merged(observations: dict, old: dict | None) -> dict:
         found["runs"] += before["runs"]
         for path, seen in found["skills"].items():
             earlier = before["skills"].get(path)
-            if earlier is None:
+            if earlier is None or before_cases.get(path) != now.get(path):
                 continue
             outcomes = _outcomes(seen)
             outcomes += [outcome for outcome in _outcomes(earlier) if outcome not in outcomes]

@@ -4,7 +4,8 @@ Claude prints nothing about the skills it skips, and its init event leaves out t
 it made up, so the answer is read from what it sends the model: the list after "The following skills are
 available for use with the Skill tool:" (`- <name>: <description>` lines). Those are names, not paths: a
 name is the skill's folder (Claude names the command after it), looked up in the two roots Claude reads,
-the copy picked by its description when the name is in both.
+the copy picked by its description when the name is in both; a name that is no folder's (a plugin's
+`plugin:skill`) is the file under a Claude root whose description it shows.
 """
 
 from __future__ import annotations
@@ -70,13 +71,24 @@ def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
     for name, description in listed:
         candidates = [path for path in (paths.file(os.path.join(root, name, "SKILL.md")) for root in roots)
                       if path is not None and path not in taken]
-        if not candidates:
-            continue  # one of Claude's own built-in skills
         described = [path for path in candidates if _describes(tree, path, description)]
+        if not candidates:
+            if ":" not in name:
+                continue  # one of Claude's built-ins (`claude-api` shares its description with a public skill)
+            # A plugin's skill (`plugin:skill`): the file under a Claude root whose description it shows.
+            described = [path for path in paths.known - taken if _under_any(tree, path, roots)
+                         and _describes(tree, path, description)]
+            if len(described) != 1:
+                continue
         chosen = (described or candidates)[0]  # user root first: the order Claude lists them in
         taken.add(chosen)
         loaded(seen, chosen, name)
     return seen
+
+
+def _under_any(tree: Tree, rel: str, roots: list[str]) -> bool:
+    path = os.path.join(tree.base, rel)
+    return any(path.startswith(root + os.sep) for root in roots)
 
 
 def _describes(tree: Tree, rel: str, description: str) -> bool:

@@ -29,4 +29,7 @@ def note(seen: Seen, rel: str | None, said: str) -> None:
     if rel is None:
         return
     entry = seen.setdefault(rel, Entry(loads=False, name=None, said=None))
-    entry["said"] = said if not entry["said"] else f"{entry['said']}; {said}"
+    if not entry["said"]:
+        entry["said"] = said
+    elif said not in entry["said"].split("; "):  # agents repeat a warning for every lookup
+        entry["said"] = f"{entry['said']}; {said}"

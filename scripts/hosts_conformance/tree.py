@@ -29,14 +29,14 @@ class Tree:
 
     def inventory(self) -> list[str]:
         """Every file named `skill.md` in any letter case under project/ and home/, relative to the base,
-        following linked folders (each once per path, with a depth bound, so a link cycle ends)."""
+        following linked folders but never into a folder the walk is already inside (a link loop)."""
         found: list[str] = []
         for top in (self.project, self.home):
-            self._walk(top, 0, found)
+            self._walk(top, (os.path.realpath(top),), found)
         return sorted(found)
 
-    def _walk(self, folder: str, depth: int, found: list[str]) -> None:
-        if depth > MAX_WALK_DEPTH:
+    def _walk(self, folder: str, inside: tuple[str, ...], found: list[str]) -> None:
+        if len(inside) > MAX_WALK_DEPTH:
             return
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
@@ -47,7 +47,9 @@ class Tree:
             if entry.name == ".git" or any(_under(rel, part) for part in AGENT_WRITTEN):
                 continue
             if entry.is_dir(follow_symlinks=True):
-                self._walk(entry.path, depth + 1, found)
+                real = os.path.realpath(entry.path)
+                if real not in inside:
+                    self._walk(entry.path, inside + (real,), found)
             elif entry.name.lower() == "skill.md" and entry.is_file(follow_symlinks=True):
                 found.append(rel)
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import stat
+
+from .. import limits
 from .common import collapse, cut, loaded, unreadable
 from .facts import SkillFacts
 from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
@@ -9,6 +14,32 @@ from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, 
 LABEL = "Codex CLI"
 MAX_DESCRIPTION = 1024  # cut in the prompt (run); `skills/list` keeps the whole text
 MAX_NAME = 64  # after whitespace collapse (source, loader.rs)
+PLUGIN_MANIFEST = (".codex-plugin", "plugin.json")
+_ROOT_PARENTS = (".agents", ".codex")  # a folder `skills` inside one of these is a Codex root
+
+
+def plugin_name(skill_path: str) -> str | None:
+    """The name in `.codex-plugin/plugin.json` of the nearest folder above the skill's own, up to its root:
+    Codex names a skill inside a plugin folder `<plugin>:<name>` (run: the fixture's `a-plugin`, and
+    UiPath/skills cloned into a root). A manifest that is not a small regular JSON file with a string
+    `name` is ignored."""
+    folder = os.path.dirname(os.path.dirname(skill_path))
+    while True:
+        if os.path.basename(folder) == "skills" and os.path.basename(os.path.dirname(folder)) in _ROOT_PARENTS:
+            return None
+        manifest = os.path.join(folder, *PLUGIN_MANIFEST)
+        try:
+            info = os.stat(manifest)
+            if stat.S_ISREG(info.st_mode) and info.st_size <= limits.MAX_PLUGIN_MANIFEST_BYTES:
+                with open(manifest, encoding="utf-8") as read:
+                    name = json.loads(read.read(limits.MAX_PLUGIN_MANIFEST_BYTES)).get("name")
+                return name if isinstance(name, str) and name else None
+        except (OSError, ValueError, AttributeError):
+            pass
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
 def judge(facts: SkillFacts) -> Verdict:
@@ -25,6 +56,9 @@ def judge(facts: SkillFacts) -> Verdict:
     name = collapse(facts.lenient("name") or "") or facts.folder_name
     if len(name) > MAX_NAME:
         return Verdict(SKIPPED, reason=f"invalid name: exceeds maximum length of {MAX_NAME} characters")
+    plugin = plugin_name(facts.path)
+    if plugin is not None:
+        name = f"{plugin}:{name}"
     shown, cut_note = cut(description, MAX_DESCRIPTION, " in the prompt")
     return loaded(name, shown + "..." if cut_note else shown, [cut_note])
 
@@ -60,6 +94,7 @@ MODEL = HostModel(
         Rule("a description over 1,024 characters loads, cut to 1,024 in the prompt", "run"),
         Rule("no name: the folder's name; a name over 64 characters is refused", "run (folder); source (64)"),
         Rule("one name twice: both copies are kept and shown to the model", "run"),
+        Rule("a skill below a folder holding `.codex-plugin/plugin.json` is named `<plugin>:<name>`", "run"),
     ),
     judge=judge,
     advice="put the skill in .agents/skills (Codex reads it in the workspace and in your home folder)",

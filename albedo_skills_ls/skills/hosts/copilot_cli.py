@@ -50,7 +50,7 @@ MODEL = HostModel(
         ("home", ".copilot/skills"),
         ("home", ".agents/skills"),
     ),
-    walk=Walk(max_levels=None, root_file=True, skill_hides_below=True),
+    walk=Walk(max_levels=None, root_file=True, dot_folders=False, skill_hides_below=True),
     duplicates=Duplicates("first", evidence="run: the workspace wins, and .agents over .claude, silently"),
     budget=None,
     rules=(
@@ -58,6 +58,7 @@ MODEL = HostModel(
              "~/.agents/skills (not ~/.claude/skills)", "run"),
         Rule("any depth (8 levels seen); a SKILL.md directly in a root loads and hides every skill below it",
              "run (the root case; below any skill folder: inferred)"),
+        Rule("folders whose name starts with `.` below a root are not walked", "run"),
         Rule("YAML that does not parse is refused with its line and column", "run"),
         Rule("a description over 1,024 characters is refused", "run"),
         Rule("a byte-order mark before `---` is dropped: the file loads with its frontmatter", "run"),
