@@ -30,6 +30,7 @@ from . import settings as settings_module
 from .client import ClientFeatures
 from .convert import LineSource, path_to_uri, to_lsp_diagnostic, uri_to_path
 from .documents import Kind, open_document
+from .host_findings import HostFindings
 from .protocol import AlbedoProtocol
 from .settings import Settings
 
@@ -56,6 +57,7 @@ class AlbedoLanguageServer(LanguageServer):
         self._watchers_registered = False
         self._log_handler: ClientLogHandler | None = None
         self.ready = asyncio.Event()  # set once the first discovery finished (tests and requests wait on it)
+        self.host_findings = HostFindings()  # other agents' verdicts (`albedoSkills.hosts`, the hover)
 
     # --- the client --------------------------------------------------------------------------------------
 
@@ -159,6 +161,19 @@ class AlbedoLanguageServer(LanguageServer):
         return bounded_file_diagnostics(path, self._all_diagnostics_for(path))
 
     def _all_diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
+        """Albedo's findings for one file, then the chosen agents' refusals (`albedoSkills.hosts`)."""
+        own = self._own_diagnostics_for(path)
+        if not self.settings.enable or not self.settings.hosts:
+            return own
+        return own + self.hosts_diagnostics(self.session_for(path)).get(path, ())
+
+    def home(self) -> str:
+        return os.path.abspath(self.settings.home or os.path.expanduser("~"))
+
+    def hosts_diagnostics(self, session: SkillsSession) -> dict[str, tuple[Diagnostic, ...]]:
+        return self.host_findings.diagnostics(session.workspace, self.home(), self.settings.hosts)
+
+    def _own_diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
         """One file's diagnostics now: an open buffer is checked from its text, any other from the snapshot."""
         if not self.settings.enable:
             return ()
@@ -181,6 +196,8 @@ class AlbedoLanguageServer(LanguageServer):
         paths: dict[str, None] = {}
         for session in self.sessions:
             paths.update(dict.fromkeys(session.snapshot.file_diagnostics))
+            if self.settings.hosts:  # files only other agents read (.claude/skills...) have findings too
+                paths.update(dict.fromkeys(self.hosts_diagnostics(session)))
         for uri in list(self.workspace.text_documents):
             path = uri_to_path(uri)
             if path and self.open_kind(path) is not None:
@@ -216,6 +233,7 @@ class AlbedoLanguageServer(LanguageServer):
     def refresh_diagnostics(self, reason: str = "reload") -> None:
         """After a reload or a settings change: push what changed (and clear what went), or ask pullers to
         pull; then announce `albedoSkills/catalogChanged`, after every diagnostic it implies was sent."""
+        self.host_findings.clear()  # the disk or the settings changed: other agents' verdicts are read again
         if self.pull_diagnostics:
             if self.client.diagnostic_refresh:
                 self.workspace_diagnostic_refresh(None)

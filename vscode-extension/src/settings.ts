@@ -23,6 +23,7 @@ export interface ServerSettings {
   builtinCommands: string[];
   chat: { languageIds: string[]; filePatterns: string[] };
   logLevel: LogLevelName;
+  hosts: string[];
 }
 
 /** The server's settings plus the ones only the extension reads (how to start the server). */
@@ -43,6 +44,7 @@ export function defaultSettings(): ExtensionSettings {
       filePatterns: ['*.chat.md'],
     },
     logLevel: 'info',
+    hosts: [],
     server: { path: [], pythonPath: '' },
   };
 }
@@ -57,6 +59,7 @@ export const SETTING_KEYS = [
   'chat.languageIds',
   'chat.filePatterns',
   'logLevel',
+  'hosts',
   'server.path',
   'server.pythonPath',
 ] as const;
@@ -130,6 +133,7 @@ export function readSettings(raw: unknown): ReadSettings {
   settings.chat.filePatterns =
     take('chat.filePatterns', isNames, 'a list of non-empty strings') ?? settings.chat.filePatterns;
   settings.logLevel = take('logLevel', isLogLevel, `one of ${LOG_LEVELS.join(', ')}`) ?? settings.logLevel;
+  settings.hosts = take('hosts', isNames, 'a list of agent ids') ?? settings.hosts;
   settings.server.path =
     take('server.path', isNames, 'a list of non-empty strings (the command and its arguments)') ??
     settings.server.path;
@@ -144,6 +148,7 @@ export function initializationOptions(settings: ExtensionSettings): { albedoSkil
     albedoSkills: {
       ...serverSettings,
       builtinCommands: [...serverSettings.builtinCommands],
+      hosts: [...serverSettings.hosts],
       chat: { languageIds: [...serverSettings.chat.languageIds], filePatterns: [...serverSettings.chat.filePatterns] },
     },
   };

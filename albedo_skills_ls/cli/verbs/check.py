@@ -50,6 +50,18 @@ def configure_check(parser: argparse.ArgumentParser) -> None:
         "folder's name) and the editor's other quick fixes",
     )
     parser.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
+    from .hosts import host_ids_argument
+
+    parser.add_argument(
+        "--hosts",
+        metavar="ID,...",
+        action="append",
+        type=host_ids_argument,
+        default=None,
+        help="also report these agents' refusals (host-skipped, host-not-seen, host-budget), e.g. "
+        "codex,claude-code; `albedo-skills hosts` lists every agent's verdict. Albedo's own findings and exit "
+        "status are unchanged",
+    )
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -75,6 +87,11 @@ def run_check(args: argparse.Namespace) -> int:
         return print_diff(catalog, args.unsafe)
     if args.fix and apply_fixes(catalog, args.unsafe):
         catalog = load()  # what is left, as the files are now
+    if args.hosts:
+        from .hosts import with_host_findings
+
+        given = files if files is not None else [named] if is_file else None
+        catalog = with_host_findings(catalog, args, [os.path.abspath(path) for path in given] if given else None)
     if args.format == "json":
         from ..formats.json import check_report
 
