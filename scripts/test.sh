@@ -9,7 +9,7 @@ python=${PYTHON:-python3}
 
 # Real editors for tests/clients: Debian's Neovim (0.7.2) and Emacs 28 with eglot and markdown-mode (Neovim
 # 0.11 comes from PyPI with the `test` extra). Nothing is installed when they are all present.
-editors=(neovim emacs-nox elpa-eglot elpa-markdown-mode)
+editors=(neovim emacs-nox elpa-eglot elpa-markdown-mode elpa-compat tmux)  # gptel on Emacs 28 needs compat
 if ! dpkg -s "${editors[@]}" >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"

@@ -1,0 +1,345 @@
+"""gptel, the real one at its pinned commit, in Emacs 28 (`emacs -nw`) driven by keystrokes in tmux.
+
+A person's init (tests/clients/gptel_init.el) loads albedo-skills-gptel.el and points a gptel
+OpenAI-compatible backend at `FakeModel` on 127.0.0.1. Everything after that is typed: `M-x gptel`,
+`M-x albedo-skills-gptel-connect` (eglot starts this server for the workspace), `/de` and M-TAB to complete,
+the arguments, `C-c RET` to send. The tests assert what the screen shows (the chat keeps what was typed, the
+one message) and what the model received (the activation block, parsed back). Every wait is on an event:
+tmux's control mode reports each change of the screen, and the fake model each request; the guards only turn
+a hang into a failure. Emacs, tmux, eglot, markdown-mode and compat come from Debian (scripts/test.sh);
+these tests never skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from fake_model import FakeModel
+from pinned import plugin_dir
+
+from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN, parse_activation_input
+
+REPO = Path(__file__).resolve().parents[2]
+INIT = Path(__file__).with_name("gptel_init.el")
+ELPA = Path("/usr/share/emacs/site-lisp/elpa")
+REPLY = "Noted by the fake model."
+WIDTH, HEIGHT = 150, 60
+SCREEN_GUARD_SECONDS = 30  # a hang guard: the screen shows what was waited for long before this
+HANG_GUARD_SECONDS = 120  # for one batch Emacs run
+
+
+def elpa_package(name: str) -> str:
+    found = sorted(ELPA.glob(f"{name}-[0-9]*"))
+    if not found:
+        pytest.fail(f"{name} is not installed: `apt-get install elpa-{name}` (scripts/test.sh does)")
+    return str(found[-1])
+
+
+def required_program(name: str, package: str) -> str:
+    found = shutil.which(name)
+    if not found:
+        pytest.fail(f"{name} is not installed: `apt-get install {package}` (scripts/test.sh does)")
+    return found
+
+
+def load_path() -> list[str]:
+    return [str(REPO), elpa_package("eglot"), elpa_package("compat"), elpa_package("markdown-mode"),
+            str(plugin_dir("gptel"))]
+
+
+class Terminal:
+    """Emacs in a tmux server of its own; control mode tells each change of the screen, so waits are events."""
+
+    def __init__(self, folder: Path) -> None:
+        self.socket = str(folder / "tmux.sock")
+        self.changes = 0
+        self.changed = threading.Condition()
+        self.control: subprocess.Popen | None = None
+
+    def tmux(self, *args: str) -> str:
+        done = subprocess.run([required_program("tmux", "tmux"), "-S", self.socket, *args],
+                              capture_output=True, text=True, timeout=SCREEN_GUARD_SECONDS)
+        assert done.returncode == 0, f"tmux {args}: {done.stderr}"
+        return done.stdout
+
+    def start(self, command: list[str], cwd: Path) -> None:
+        self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "chat", "-x", str(WIDTH), "-y", str(HEIGHT),
+                  "-c", str(cwd), *command)
+        self.tmux("set-option", "-g", "window-size", "manual")  # the control client below never resizes it
+        self.control = subprocess.Popen(
+            [required_program("tmux", "tmux"), "-S", self.socket, "-C", "attach-session", "-t", "chat"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        threading.Thread(target=self._listen, daemon=True).start()
+
+    def _listen(self) -> None:
+        for line in self.control.stdout:
+            if line.startswith(("%output", "%exit")):
+                with self.changed:
+                    self.changes += 1
+                    self.changed.notify_all()
+
+    def stop(self) -> None:
+        if self.control is not None:
+            subprocess.run([required_program("tmux", "tmux"), "-S", self.socket, "kill-server"],
+                           capture_output=True, timeout=SCREEN_GUARD_SECONDS)
+            self.control.wait(timeout=SCREEN_GUARD_SECONDS)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "chat")
+
+    def keys(self, *names: str) -> None:
+        """Keys in tmux's names (`C-c`, `Enter`, `Escape`)."""
+        self.tmux("send-keys", "-t", "chat", *names)
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", "chat", "-l", text)
+
+    def command(self, name: str) -> None:
+        """M-x NAME RET, as typed."""
+        self.keys("M-x")
+        self.type(name)
+        self.keys("Enter")
+
+    def wait_for(self, holds, what: str) -> str:
+        """The screen, once `holds(screen)` is true; checked again at each change tmux reports."""
+        deadline = time.monotonic() + SCREEN_GUARD_SECONDS
+        while True:
+            with self.changed:
+                seen = self.changes
+            text = self.screen()
+            if holds(text):
+                return text
+            with self.changed:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.changed.wait_for(lambda: self.changes != seen, left):
+                    raise AssertionError(f"the screen never showed {what}:\n{self.screen()}")
+
+    def wait_for_text(self, text: str) -> str:
+        return self.wait_for(lambda screen: text in screen, repr(text))
+
+
+def lines(screen: str) -> list[str]:
+    return [line.rstrip() for line in screen.splitlines()]
+
+
+def last_user_text(request: dict) -> str:
+    return [m for m in request["messages"] if m["role"] == "user"][-1]["content"]
+
+
+def user_texts(request: dict) -> list[str]:
+    return [m["content"] for m in request["messages"] if m["role"] == "user"]
+
+
+def write_demo(ws: Path, description: str, body: str) -> Path:
+    path = ws / ".albedo/skills/demo/SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nname: demo\ndescription: {description}\n---\n{body}", encoding="utf-8")
+    return path
+
+
+def replied(count: int):
+    """The screen shows reply COUNT and, below it, gptel's next empty prompt: the response is complete."""
+    def holds(screen: str) -> bool:
+        shown = lines(screen)
+        replies = [index for index, line in enumerate(shown) if REPLY in line]
+        return len(replies) >= count and "###" in shown[replies[-1]:]
+    return holds
+
+
+def send_turn(term: Terminal, model: FakeModel, text: str, replies_before: int) -> dict:
+    """At the chat's end type TEXT, C-c RET; the request the model received, once the reply is complete."""
+    term.keys("M->")
+    term.type(text)
+    term.keys("C-c", "Enter")
+    request = model.wait_for(replies_before + 1)[replies_before]
+    term.wait_for(replied(replies_before + 1), f"reply {replies_before + 1} and the next prompt")
+    return request
+
+
+@pytest.fixture(scope="module")
+def chat(tmp_path_factory):
+    """One gptel session, typed from start to end; what the screen showed and what the model received."""
+    emacs = required_program("emacs", "emacs-nox")
+    base = tmp_path_factory.mktemp("gptel")
+    ws, home = base / "ws", base / "home"
+    skill = write_demo(ws, "Merges files the way the demo says.", "# Demo\n\nMerge the files named.\n")
+    home.mkdir()
+    seen: dict = {}
+    with FakeModel(reply=REPLY) as model:
+        params = {
+            "load_path": load_path(),
+            "cmd": [sys.executable, "-m", "albedo_skills_ls", "--log-file", str(base / "server.log")],
+            "host": model.base_url.removeprefix("http://"),
+        }
+        (base / "params.json").write_text(json.dumps(params), encoding="utf-8")
+        pythonpath = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+        term = Terminal(base)
+        term.start(["env", f"HOME={home}", f"ALBEDO_GPTEL_PARAMS={base / 'params.json'}",
+                    f"PYTHONPATH={pythonpath}", "TERM=xterm-256color",
+                    emacs, "-nw", "-Q", "-l", str(INIT)], ws)
+        try:
+            term.wait_for_text("*scratch*")
+            term.command("gptel")
+            term.wait_for_text("Create or choose gptel buffer")
+            term.keys("Enter")
+            term.wait_for_text("Send your query with C-c RET")
+            term.keys("C-x", "1")  # the chat alone on the screen, so every turn stays in view
+            term.command("albedo-skills-gptel-connect")
+            term.wait_for_text("[eglot] Connected!")
+
+            # 1. complete `/de`, type the arguments, send
+            term.type("/de")
+            term.keys("Escape", "Tab")
+            seen["completed"] = term.wait_for(lambda s: "### /demo" in lines(s), "### /demo")
+            term.type(" merge these files")
+            term.keys("C-c", "Enter")
+            seen["first"] = model.wait_for(1)[0]
+            seen["first_screen"] = term.wait_for(replied(1), "reply 1 and the next prompt")
+
+            # 2. a second turn; 3. an unknown command; 4. a built-in of Albedo's own client
+            seen["second"] = send_turn(term, model, "and again", 1)
+            seen["unknown"] = send_turn(term, model, "/nosuch thing", 2)
+            seen["builtin"] = send_turn(term, model, "/help me", 3)
+            # 5. arguments holding the closing delimiter, quotes and a backslash
+            seen["delimiter_arguments"] = f'keep {ACTIVATION_CLOSE} and "this" \\ too'
+            seen["delimiter"] = send_turn(term, model, "/demo " + seen["delimiter_arguments"], 4)
+
+            # 6. the skill changes on disk (autoReload is off in the init): the send stops, saying why;
+            #    after M-x albedo-skills-gptel-reload the same turn is sent with the new instructions
+            write_demo(ws, "Merges files another way.", "# Demo\n\nMerge them the new way.\n")
+            term.keys("M->")
+            term.type("/demo after the edit")
+            term.keys("C-c", "Enter")
+            seen["refused_screen"] = term.wait_for_text("was not sent")
+            term.command("albedo-skills-gptel-reload")
+            term.wait_for_text("skills reloaded")
+            term.keys("C-c", "Enter")
+            seen["resent"] = model.wait_for(6)[5]
+            term.wait_for(replied(6), "reply 6 and the next prompt")
+
+            # 7. the server stopped: the typed text goes, one message says why
+            # eglot-shutdown-all returns once the server is gone, and Emacs reads the next keys only then
+            term.command("eglot-shutdown-all")
+            seen["offline"] = send_turn(term, model, "/demo offline", 6)
+            seen["offline_screen"] = term.wait_for_text("no albedo-skills-ls server runs")
+            seen["chat_screen"] = term.screen()
+            term.keys("C-h", "e")  # the *Messages* buffer, at its end
+            seen["messages_screen"] = term.wait_for_text("*Messages*")
+            seen["requests"] = list(model.requests)
+        finally:
+            seen["server_log"] = (base / "server.log").read_text(errors="replace") if (base / "server.log").exists() else ""
+            term.stop()
+    seen["skill"] = str(skill)
+    return seen
+
+
+def activation(request: dict, index: int = -1) -> dict:
+    text = user_texts(request)[index]
+    assert text.count(ACTIVATION_OPEN) == 1 and text.count(ACTIVATION_CLOSE) == 1, text
+    return parse_activation_input(text)
+
+
+def test_completion_then_send_keeps_the_typed_text_and_sends_the_activation(chat):
+    assert "### /demo" in lines(chat["completed"])
+    assert "### /demo merge these files" in lines(chat["first_screen"])
+    assert ACTIVATION_OPEN not in chat["first_screen"]
+    (text,) = user_texts(chat["first"])
+    assert text.startswith("The user activated the skill `demo` with /demo.")
+    payload = activation(chat["first"])
+    assert payload == {"name": "demo", "source": chat["skill"], "arguments": "merge these files",
+                       "instructions": "# Demo\n\nMerge the files named.\n"}
+
+
+def test_a_later_turn_still_carries_the_first_activation(chat):
+    first, second = user_texts(chat["second"])
+    assert activation(chat["second"], 0)["arguments"] == "merge these files"
+    assert second == "and again"
+    assert [m["role"] for m in chat["second"]["messages"] if m["role"] != "system"] == ["user", "assistant", "user"]
+
+
+def test_unknown_commands_and_albedo_builtins_go_as_typed(chat):
+    assert last_user_text(chat["unknown"]) == "/nosuch thing"
+    assert last_user_text(chat["builtin"]) == "/help me"
+    assert activation(chat["builtin"], 0)["arguments"] == "merge these files"
+
+
+def test_arguments_holding_the_closing_delimiter_stay_inside_one_block(chat):
+    payload = activation(chat["delimiter"])
+    assert payload["arguments"] == chat["delimiter_arguments"]
+    every = "\n".join(user_texts(chat["delimiter"]))
+    assert every.count(ACTIVATION_OPEN) == 2  # the first turn's and this one's, nothing more
+
+
+def test_a_skill_changed_on_disk_stops_the_send_until_reloaded(chat):
+    assert "/demo was not sent" in chat["refused_screen"]
+    assert "albedo-skills-gptel-reload" in chat["refused_screen"]
+    # the sixth request is the resend: the refused send never reached the model
+    payload = activation(chat["resent"])
+    assert payload["arguments"] == "after the edit"
+    assert payload["instructions"] == "# Demo\n\nMerge them the new way.\n"
+
+
+def test_with_the_server_stopped_the_typed_text_goes_and_one_message_says_why(chat):
+    assert user_texts(chat["offline"])[0] == "/demo merge these files"
+    assert last_user_text(chat["offline"]) == "/demo offline"
+    assert not any(ACTIVATION_OPEN in text for text in user_texts(chat["offline"]))
+    said = [line for line in lines(chat["messages_screen"]) if "no albedo-skills-ls server runs" in line]
+    assert len(said) == 1, chat["messages_screen"]
+    assert "went as typed" in said[0]
+    assert len(chat["requests"]) == 7
+
+
+def test_the_chat_shows_every_turn_as_typed(chat):
+    shown = lines(chat["chat_screen"])
+    for typed in ["/demo merge these files", "and again", "/nosuch thing", "/help me",
+                  "/demo " + chat["delimiter_arguments"], "/demo after the edit", "/demo offline"]:
+        assert f"### {typed}" in shown, chat["chat_screen"]
+    assert ACTIVATION_OPEN not in chat["chat_screen"]
+
+
+def batch_emacs(*forms: str) -> subprocess.CompletedProcess:
+    args = [required_program("emacs", "emacs-nox"), "-Q", "--batch"]
+    for directory in load_path():
+        args += ["-L", directory]
+    for form in forms:
+        args += ["--eval", form]
+    return subprocess.run(args, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+
+
+def test_the_wait_is_bounded_at_the_limit_and_one_past_it():
+    done = batch_emacs(
+        "(require 'albedo-skills-gptel)",
+        "(dolist (wanted (list albedo-skills-gptel-timeout-limit (1+ albedo-skills-gptel-timeout-limit) 0.5 -1))"
+        " (setq albedo-skills-gptel-timeout wanted) (princ (format \"%s \" (albedo-skills-gptel--timeout))))",
+        "(princ albedo-skills-gptel-timeout-limit)",
+    )
+    assert done.returncode == 0, done.stderr
+    *seen, limit = done.stdout.split()
+    assert seen == [limit, limit, "0.5", "0.001"]
+
+
+@pytest.mark.parametrize("with_gptel", [True, False], ids=["gptel-installed", "no-gptel"])
+def test_the_package_byte_compiles_without_a_warning_and_loads_no_gptel(tmp_path, with_gptel):
+    copy = tmp_path / "albedo-skills-gptel.el"
+    copy.write_text((REPO / "albedo-skills-gptel.el").read_text(encoding="utf-8"), encoding="utf-8")
+    directories = load_path() if with_gptel else [str(REPO), elpa_package("eglot")]
+    args = [required_program("emacs", "emacs-nox"), "-Q", "--batch"]
+    for directory in directories:
+        args += ["-L", directory]
+    done = subprocess.run([*args, "--eval", "(setq byte-compile-error-on-warn t)", "-f", "batch-byte-compile",
+                           str(copy)], capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert done.returncode == 0 and (tmp_path / "albedo-skills-gptel.elc").exists(), done.stderr
+    assert "Warning" not in done.stderr, done.stderr
+    loaded = subprocess.run([*args, "-l", str(tmp_path / "albedo-skills-gptel.elc"), "--eval",
+                             "(princ (list (featurep 'gptel) (featurep 'albedo-skills)))"],
+                            capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert loaded.stdout == "(nil t)", loaded.stderr
