@@ -73,18 +73,32 @@ as typed.  Values above `albedo-skills-gptel-timeout-limit' count as that."
   "The project folder of BUFFER by the package's rule, or nil."
   (cdr (albedo-skills-project-find (buffer-local-value 'default-directory buffer))))
 
+(defvar-local albedo-skills-gptel--found-server nil
+  "(DIRECTORY . SERVER) last found for this chat, so a send skips the project lookup.")
+
 (defun albedo-skills-gptel--server (buffer)
   "The live albedo-skills-ls server eglot runs for BUFFER's project, or nil.
 A gptel buffer is in no mode of this package, so the lookup is made as a
-chat buffer of the same folder would make it."
+chat buffer of the same folder would make it.  The server found is kept
+for BUFFER while it runs and BUFFER's folder stays the same."
   (when (fboundp 'eglot-current-server)
-    (let ((directory (buffer-local-value 'default-directory buffer)))
-      (with-temp-buffer
-        (setq default-directory directory)
-        (setq major-mode 'albedo-skills-chat-mode) ; no mode hooks: only the lookup's key
-        (add-hook 'project-find-functions #'albedo-skills-project-find nil t)
-        (let ((server (eglot-current-server)))
-          (and server (jsonrpc-running-p server) server))))))
+    (with-current-buffer buffer
+      (let ((directory default-directory)
+            (found albedo-skills-gptel--found-server))
+        (if (and (equal (car found) directory) (jsonrpc-running-p (cdr found)))
+            (cdr found)
+          (let ((server (with-temp-buffer
+                          (setq default-directory directory)
+                          (setq major-mode 'albedo-skills-chat-mode) ; no mode hooks: only the lookup's key
+                          (add-hook 'project-find-functions #'albedo-skills-project-find nil t)
+                          (eglot-current-server))))
+            (when (and server (jsonrpc-running-p server))
+              (setq albedo-skills-gptel--found-server (cons directory server))
+              server)))))))
+
+(defconst albedo-skills-gptel--read-chunk (* 1024 1024)
+  "Bytes Emacs reads from the server at a time while a send waits.
+Emacs 28 reads 4 KiB by default; a catalog of 128 skills is tens of KiB.")
 
 (defun albedo-skills-gptel--execute (server calls deadline)
   "Send CALLS to SERVER at once and wait for their answers until DEADLINE.
@@ -107,18 +121,54 @@ DEADLINE a `float-time'.  Returns one answer per call, in order:
            :timeout-fn #'ignore        ; the deadline below ends the wait
            :timeout (max 0.001 (- deadline (float-time))))))
     ;; Woken by the server's output; never past the deadline, so Emacs is never held longer.
-    (while (and (> pending 0) (jsonrpc-running-p server) (< (float-time) deadline))
-      (accept-process-output nil (- deadline (float-time))))
+    (let ((read-process-output-max (max read-process-output-max albedo-skills-gptel--read-chunk)))
+      (while (and (> pending 0) (jsonrpc-running-p server) (< (float-time) deadline))
+        (accept-process-output nil (- deadline (float-time)))))
     (append answers nil)))
+
+(defvar albedo-skills-gptel--catalogs (make-hash-table :test #'eq :weakness 'key)
+  "Each server's skill entries, kept until its next albedoSkills/catalogChanged.")
+
+(defun albedo-skills-gptel--forget-catalogs ()
+  "Drop every kept catalog."
+  (clrhash albedo-skills-gptel--catalogs))
+
+(defun albedo-skills-gptel--keep-catalog (server entries)
+  "Keep the skill entries of ENTRIES and return them.
+ENTRIES is SERVER's answer to `commands.catalog'."
+  (puthash server (cl-remove-if-not (lambda (entry) (equal (plist-get entry :kind) "skill"))
+                                    (append entries nil))
+           albedo-skills-gptel--catalogs))
+
+(defun albedo-skills-gptel--prefetch (server)
+  "Ask SERVER for its catalog without waiting, and keep it when it comes.
+Emacs parses a catalog of 128 skills in tens of milliseconds (and eglot's
+event log pretty-prints it): done ahead, a send pays only its invokes."
+  (jsonrpc-async-request server :workspace/executeCommand '(:command "commands.catalog" :arguments [])
+                         :success-fn (lambda (entries) (albedo-skills-gptel--keep-catalog server entries))
+                         :error-fn #'ignore :timeout-fn #'ignore))
+
+(with-eval-after-load 'eglot
+  (cl-defmethod eglot-handle-notification :after
+    (server (_method (eql 'albedoSkills/catalogChanged)) &rest _params)
+    "Drop SERVER's kept catalog; fetch the new one if a chat used the old."
+    ;; Answers and notifications come in the server's order, so a catalog answered before this
+    ;; notification is dropped here and one answered after it is the new catalog.
+    (unless (eq (gethash server albedo-skills-gptel--catalogs 'none) 'none)
+      (remhash server albedo-skills-gptel--catalogs)
+      (albedo-skills-gptel--prefetch server))))
 
 (defun albedo-skills-gptel--skill-entries (server deadline)
   "The catalog's skill entries (plists) from SERVER, or a symbol saying why not:
-`timeout' or the refusal's message."
-  (pcase (car (albedo-skills-gptel--execute server '(("commands.catalog")) deadline))
-    (`(ok . ,entries)
-     (cl-remove-if-not (lambda (entry) (equal (plist-get entry :kind) "skill")) (append entries nil)))
-    (`(refused . ,why) why)
-    (_ 'timeout)))
+`timeout' or the refusal's message.  Kept per server until the server
+announces a new catalog, so a send usually asks only `commands.invoke'."
+  (let ((kept (gethash server albedo-skills-gptel--catalogs 'none)))
+    (if (listp kept)
+        kept
+      (pcase (car (albedo-skills-gptel--execute server '(("commands.catalog")) deadline))
+        (`(ok . ,entries) (albedo-skills-gptel--keep-catalog server entries))
+        (`(refused . ,why) why)
+        (_ 'timeout)))))
 
 (defun albedo-skills-gptel--skill-command-p (command entries)
   "Non-nil when COMMAND (`/demo', `/skill:demo') names a skill of ENTRIES."
@@ -183,13 +233,13 @@ A user turn is a stretch of text without gptel's `gptel' property."
 
 ;;;; The transform
 
-(defun albedo-skills-gptel--answers (origin calls)
+(defun albedo-skills-gptel--answers (origin calls deadline)
   "The activations of CALLS, a list of (COMMAND . ARGUMENTS), from ORIGIN's server.
-Returns a list parallel to CALLS, each the activation's model input or nil
-\(not a skill: it goes as typed); or a string saying why everything goes
-as typed (no server, no answer in time); or (refused COMMAND MESSAGE)."
-  (let ((server (albedo-skills-gptel--server origin))
-        (deadline (+ (float-time) (albedo-skills-gptel--timeout))))
+Waits until DEADLINE at most.  Returns a list parallel to CALLS, each the
+activation's model input or nil (not a skill: it goes as typed); or a
+string saying why everything goes as typed (no server, no answer in
+time); or (refused COMMAND MESSAGE)."
+  (let ((server (albedo-skills-gptel--server origin)))
     (if (not server)
         (format "no albedo-skills-ls server runs for %s, so %s went as typed (open a SKILL.md there, \
 or M-x albedo-skills-gptel-connect)"
@@ -233,7 +283,12 @@ buffers (`gptel-mode') are rewritten."
            (calls (mapcar (lambda (turn) (cons (nth 2 turn) (nth 3 turn))) turns))
            (origin (plist-get (gptel-fsm-info fsm) :buffer)))
       (when turns
-        (let ((result (albedo-skills-gptel--answers origin calls)))
+        (let* ((deadline (+ started (albedo-skills-gptel--timeout)))
+               (result (albedo-skills-gptel--answers origin calls deadline)))
+          (when (eq (car-safe result) 'refused)
+            ;; The kept catalog may predate a change not announced yet: ask once more, afresh.
+            (albedo-skills-gptel--forget-catalogs)
+            (setq result (albedo-skills-gptel--answers origin calls deadline)))
           (setq albedo-skills-gptel-last-duration (- (float-time) started))
           (pcase result
             ;; After the command: gptel's own "Querying..." would hide a message shown now.
@@ -313,7 +368,14 @@ Nil leaves the key to its usual binding."
 
 (defun albedo-skills-gptel--follow-gptel-mode ()
   "Turn `albedo-skills-gptel-mode' on or off with `gptel-mode'."
-  (albedo-skills-gptel-mode (if gptel-mode 1 -1)))
+  (albedo-skills-gptel-mode (if gptel-mode 1 -1))
+  (albedo-skills-gptel--prefetch-for (current-buffer)))
+
+(defun albedo-skills-gptel--prefetch-for (chat)
+  "Fetch the catalog of CHAT's server ahead of the first send, unless kept."
+  (when-let ((server (albedo-skills-gptel--server chat)))
+    (when (eq (gethash server albedo-skills-gptel--catalogs 'none) 'none)
+      (albedo-skills-gptel--prefetch server))))
 
 (defun albedo-skills-gptel-reload ()
   "Discover the skills again on the server of this chat's project (skills.reload)."
@@ -339,7 +401,8 @@ It manages the project's SKILL.md and chat files, and serves this chat."
       ;; eglot 1.9 (Emacs 28) takes one language id here; eglot 1.15 and later one per mode.
       (eglot '(albedo-skills-file-mode albedo-skills-chat-mode) (cons 'transient root)
              'eglot-lsp-server (albedo-skills--contact)
-             (if (fboundp 'eglot--languages) '("markdown" "albedo-chat") "albedo-chat")))))
+             (if (fboundp 'eglot--languages) '("markdown" "albedo-chat") "albedo-chat"))
+      (albedo-skills-gptel--prefetch-for (current-buffer)))))
 
 (with-eval-after-load 'gptel
   (add-hook 'gptel-prompt-transform-functions #'albedo-skills-gptel-transform)

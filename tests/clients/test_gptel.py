@@ -139,11 +139,15 @@ def user_texts(request: dict) -> list[str]:
     return [m["content"] for m in request["messages"] if m["role"] == "user"]
 
 
-def write_demo(ws: Path, description: str, body: str) -> Path:
-    path = ws / ".albedo/skills/demo/SKILL.md"
+def write_skill(ws: Path, name: str, description: str, body: str) -> Path:
+    path = ws / f".albedo/skills/{name}/SKILL.md"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"---\nname: demo\ndescription: {description}\n---\n{body}", encoding="utf-8")
+    path.write_text(f"---\nname: {name}\ndescription: {description}\n---\n{body}", encoding="utf-8")
     return path
+
+
+def write_demo(ws: Path, description: str, body: str) -> Path:
+    return write_skill(ws, "demo", description, body)
 
 
 def replied(count: int):
@@ -214,8 +218,10 @@ def chat(tmp_path_factory):
             seen["delimiter"] = send_turn(term, model, "/demo " + seen["delimiter_arguments"], 4)
 
             # 6. the skill changes on disk (autoReload is off in the init): the send stops, saying why;
-            #    after M-x albedo-skills-gptel-reload the same turn is sent with the new instructions
+            #    after M-x albedo-skills-gptel-reload the same turn is sent with the new instructions,
+            #    and a skill added meanwhile is known (the catalog kept between sends was renewed)
             write_demo(ws, "Merges files another way.", "# Demo\n\nMerge them the new way.\n")
+            write_skill(ws, "fresh", "Starts afresh.", "# Fresh\n\nStart again.\n")
             term.keys("M->")
             term.type("/demo after the edit")
             term.keys("C-c", "Enter")
@@ -225,11 +231,12 @@ def chat(tmp_path_factory):
             term.keys("C-c", "Enter")
             seen["resent"] = model.wait_for(6)[5]
             term.wait_for(replied(6), "reply 6 and the next prompt")
+            seen["added"] = send_turn(term, model, "/fresh start", 6)
 
             # 7. the server stopped: the typed text goes, one message says why
             # eglot-shutdown-all returns once the server is gone, and Emacs reads the next keys only then
             term.command("eglot-shutdown-all")
-            seen["offline"] = send_turn(term, model, "/demo offline", 6)
+            seen["offline"] = send_turn(term, model, "/demo offline", 7)
             seen["offline_screen"] = term.wait_for_text("no albedo-skills-ls server runs")
             seen["chat_screen"] = term.screen()
             term.keys("C-h", "e")  # the *Messages* buffer, at its end
@@ -288,6 +295,11 @@ def test_a_skill_changed_on_disk_stops_the_send_until_reloaded(chat):
     assert payload["instructions"] == "# Demo\n\nMerge them the new way.\n"
 
 
+def test_a_skill_added_before_a_reload_is_rewritten_after_it(chat):
+    payload = activation(chat["added"])
+    assert (payload["name"], payload["arguments"]) == ("fresh", "start")
+
+
 def test_with_the_server_stopped_the_typed_text_goes_and_one_message_says_why(chat):
     assert user_texts(chat["offline"])[0] == "/demo merge these files"
     assert last_user_text(chat["offline"]) == "/demo offline"
@@ -295,13 +307,13 @@ def test_with_the_server_stopped_the_typed_text_goes_and_one_message_says_why(ch
     said = [line for line in lines(chat["messages_screen"]) if "no albedo-skills-ls server runs" in line]
     assert len(said) == 1, chat["messages_screen"]
     assert "went as typed" in said[0]
-    assert len(chat["requests"]) == 7
+    assert len(chat["requests"]) == 8
 
 
 def test_the_chat_shows_every_turn_as_typed(chat):
     shown = lines(chat["chat_screen"])
     for typed in ["/demo merge these files", "and again", "/nosuch thing", "/help me",
-                  "/demo " + chat["delimiter_arguments"], "/demo after the edit", "/demo offline"]:
+                  "/demo " + chat["delimiter_arguments"], "/demo after the edit", "/fresh start", "/demo offline"]:
         assert f"### {typed}" in shown, chat["chat_screen"]
     assert ACTIVATION_OPEN not in chat["chat_screen"]
 
