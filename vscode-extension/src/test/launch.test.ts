@@ -3,25 +3,27 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  debounce,
   DEFAULT_IMPORT_STRATEGY,
-  defaultSettings,
   describeLaunch,
-  documentSelector,
-  initializationOptions,
   type LaunchInput,
   needsInterpreter,
-  configurationForServer,
   quoteForCmd,
-  readSettings,
   resolveLaunch,
   SERVER_MODULE,
   SERVER_SCRIPT,
-  SETTING_KEYS,
-  stderrClassifier,
   substitute,
-  withoutLaunchSettings,
 } from '../launch';
+import { stderrClassifier } from '../messages';
+import { debounce } from '../restarts';
+import {
+  configurationForServer,
+  defaultSettings,
+  documentSelector,
+  initializationOptions,
+  readSettings,
+  SETTING_KEYS,
+  withoutLaunchSettings,
+} from '../settings';
 import { fakeTimers } from './fakeTimers';
 
 const posix = (overrides: Partial<LaunchInput> = {}): LaunchInput => ({
