@@ -355,3 +355,18 @@ def test_the_package_byte_compiles_without_a_warning_and_loads_no_gptel(tmp_path
                              "(princ (list (featurep 'gptel) (featurep 'albedo-skills)))"],
                             capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert loaded.stdout == "(nil t)", loaded.stderr
+
+
+def test_m_tab_completes_at_a_turns_command_and_keeps_its_own_command_elsewhere():
+    """gptel's Markdown chats have M-TAB run ispell's word completion; only at a `/command` is it ours."""
+    done = batch_emacs(
+        "(progn (require 'albedo-skills-gptel) (require 'gptel) (require 'gptel-openai)"
+        " (with-current-buffer (gptel \"*chat*\")"
+        "  (insert \"/de\") (princ (format \"%s \" (key-binding (kbd \"C-M-i\"))))"
+        "  (insert \" merge\") (princ (format \"%s \" (key-binding (kbd \"C-M-i\"))))"
+        "  (insert \"\\n/de\") (princ (format \"%s \" (key-binding (kbd \"C-M-i\"))))"
+        "  (princ (list major-mode albedo-skills-gptel-mode))))",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split(" ", 3) == ["completion-at-point", "ispell-complete-word", "ispell-complete-word",
+                                        "(markdown-mode t)"], done.stdout
