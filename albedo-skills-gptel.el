@@ -279,6 +279,15 @@ or M-x albedo-skills-gptel-connect)"
                 (and (memq nil answers) (albedo-skills-gptel--late-text calls))
                 (mapcar (lambda (call) (plist-get (cddr (assq call answer-of)) :input)) calls)))))))))
 
+(defun albedo-skills-gptel--answers-or-why (origin calls deadline)
+  "`albedo-skills-gptel--answers', or a string saying why the prompt goes as typed.
+Nothing the server or its process does may stop a send: an error while
+asking (the process stopped, say) is said once and the text goes as typed."
+  (condition-case err
+      (albedo-skills-gptel--answers origin calls deadline)
+    (error (format "could not ask the server (%s), so %s went as typed"
+                   (error-message-string err) (caar calls)))))
+
 (defun albedo-skills-gptel--late-text (commands)
   "The message for a server that did not answer in time about COMMANDS."
   (format "the server did not answer within %.2g s, so %s went as typed (see albedo-skills-gptel-timeout)"
@@ -296,11 +305,11 @@ buffers (`gptel-mode') are rewritten."
            (origin (plist-get (gptel-fsm-info fsm) :buffer)))
       (when turns
         (let* ((deadline (+ started (albedo-skills-gptel--timeout)))
-               (result (albedo-skills-gptel--answers origin calls deadline)))
+               (result (albedo-skills-gptel--answers-or-why origin calls deadline)))
           (when (eq (car-safe result) 'refused)
             ;; The kept catalog may predate a change not announced yet: ask once more, afresh.
             (albedo-skills-gptel--forget-catalogs)
-            (setq result (albedo-skills-gptel--answers origin calls deadline)))
+            (setq result (albedo-skills-gptel--answers-or-why origin calls deadline)))
           (setq albedo-skills-gptel-last-duration (- (float-time) started))
           (pcase result
             ;; After the command: gptel's own "Querying..." would hide a message shown now.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -126,6 +127,26 @@ class Terminal:
     def wait_for_text(self, text: str) -> str:
         return self.wait_for(lambda screen: text in screen, repr(text))
 
+    def program_pid(self) -> int:
+        return int(self.tmux("display-message", "-p", "-t", "chat", "#{pane_pid}"))
+
+
+def child_pid(parent: int, program: str) -> int:
+    """The one child process of PARENT running PROGRAM (compared by file name: the path may be resolved)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            command = (entry / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+        except OSError:
+            continue
+        if ppid == parent and os.path.basename(command) == os.path.basename(program):
+            found.append(int(entry.name))
+    assert len(found) == 1, f"children of {parent} running {program}: {found}"
+    return found[0]
+
 
 def lines(screen: str) -> list[str]:
     return [line.rstrip() for line in screen.splitlines()]
@@ -181,7 +202,10 @@ def chat(tmp_path_factory):
     with FakeModel(reply=REPLY) as model:
         params = {
             "load_path": load_path(),
-            "cmd": [sys.executable, "-m", "albedo_skills_ls", "--log-file", str(base / "server.log")],
+            # Through a shell that waits on it: the test can stop the server (SIGSTOP) while Emacs's
+            # own child, the shell, still runs, as a server that hangs would look to Emacs.
+            "cmd": ["sh", "-c", '"$@"; exit $?', "sh",
+                    sys.executable, "-m", "albedo_skills_ls", "--log-file", str(base / "server.log")],
             "host": model.base_url.removeprefix("http://"),
         }
         (base / "params.json").write_text(json.dumps(params), encoding="utf-8")
@@ -233,10 +257,21 @@ def chat(tmp_path_factory):
             term.wait_for(replied(6), "reply 6 and the next prompt")
             seen["added"] = send_turn(term, model, "/fresh start", 6)
 
-            # 7. the server stopped: the typed text goes, one message says why
+            # 7. the server does not answer in time (stopped by SIGSTOP): the turn goes as typed after
+            #    albedo-skills-gptel-timeout, one message says why; once it runs again, so do activations
+            server = child_pid(child_pid(term.program_pid(), "sh"), sys.executable)
+            os.kill(server, signal.SIGSTOP)
+            try:
+                seen["late"] = send_turn(term, model, "/demo paused", 7)
+                seen["late_screen"] = term.wait_for_text("did not answer within")
+            finally:
+                os.kill(server, signal.SIGCONT)
+            seen["resumed"] = send_turn(term, model, "/demo resumed", 8)
+
+            # 8. the server stopped: the typed text goes, one message says why
             # eglot-shutdown-all returns once the server is gone, and Emacs reads the next keys only then
             term.command("eglot-shutdown-all")
-            seen["offline"] = send_turn(term, model, "/demo offline", 7)
+            seen["offline"] = send_turn(term, model, "/demo offline", 9)
             seen["offline_screen"] = term.wait_for_text("no albedo-skills-ls server runs")
             seen["chat_screen"] = term.screen()
             term.keys("C-h", "e")  # the *Messages* buffer, at its end
@@ -300,6 +335,18 @@ def test_a_skill_added_before_a_reload_is_rewritten_after_it(chat):
     assert (payload["name"], payload["arguments"]) == ("fresh", "start")
 
 
+def test_a_server_that_does_not_answer_in_time_lets_the_turn_go_as_typed_with_one_message(chat):
+    assert last_user_text(chat["late"]) == "/demo paused"
+    assert user_texts(chat["late"])[0] == "/demo merge these files"  # the whole send as typed, no partial rewrite
+    assert not any(ACTIVATION_OPEN in text for text in user_texts(chat["late"]))
+    said = [line for line in lines(chat["messages_screen"]) if "did not answer within 1 s" in line]
+    assert len(said) == 1, chat["messages_screen"]
+    assert "/demo went as typed" in said[0]
+    resumed = user_texts(chat["resumed"])
+    assert parse_activation_input(resumed[-1])["arguments"] == "resumed"
+    assert parse_activation_input(resumed[-2])["arguments"] == "paused"  # history is rewritten again
+
+
 def test_with_the_server_stopped_the_typed_text_goes_and_one_message_says_why(chat):
     assert user_texts(chat["offline"])[0] == "/demo merge these files"
     assert last_user_text(chat["offline"]) == "/demo offline"
@@ -307,13 +354,14 @@ def test_with_the_server_stopped_the_typed_text_goes_and_one_message_says_why(ch
     said = [line for line in lines(chat["messages_screen"]) if "no albedo-skills-ls server runs" in line]
     assert len(said) == 1, chat["messages_screen"]
     assert "went as typed" in said[0]
-    assert len(chat["requests"]) == 8
+    assert len(chat["requests"]) == 10
 
 
 def test_the_chat_shows_every_turn_as_typed(chat):
     shown = lines(chat["chat_screen"])
     for typed in ["/demo merge these files", "and again", "/nosuch thing", "/help me",
-                  "/demo " + chat["delimiter_arguments"], "/demo after the edit", "/fresh start", "/demo offline"]:
+                  "/demo " + chat["delimiter_arguments"], "/demo after the edit", "/fresh start", "/demo paused",
+                  "/demo resumed", "/demo offline"]:
         assert f"### {typed}" in shown, chat["chat_screen"]
     assert ACTIVATION_OPEN not in chat["chat_screen"]
 
