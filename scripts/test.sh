@@ -9,7 +9,11 @@ python=${PYTHON:-python3}
 
 # Real editors for tests/clients: Debian's Neovim (0.7.2) and Emacs 28 with eglot and markdown-mode (Neovim
 # 0.11 comes from PyPI with the `test` extra). Nothing is installed when they are all present.
-editors=(neovim emacs-nox elpa-eglot elpa-markdown-mode elpa-compat tmux)  # gptel on Emacs 28 needs compat
+editors=(neovim emacs-nox elpa-eglot elpa-markdown-mode)
+# tmux types into the editors for the keystroke tests (tests/clients/tmux_screen.py, nvim_tmux.py);
+# lsp-mode 8.0 and company for tests/clients/test_lsp_mode.py.
+editors+=(tmux elpa-lsp-mode elpa-company)
+editors+=(elpa-compat)  # gptel (tests/clients/test_gptel.py) needs compat on Emacs 28
 if ! dpkg -s "${editors[@]}" >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"

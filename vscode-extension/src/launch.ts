@@ -9,6 +9,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SECTION } from './settings';
 
+// `Timers` lives in restarts.ts; re-exported because code written before the split imports it from here.
+export type { Timers } from './restarts';
+
 /** The Python package that `python -m` runs. */
 export const SERVER_MODULE = 'albedo_skills_ls';
 /** The console script that `pip install albedo-skills-ls` puts on PATH. */
