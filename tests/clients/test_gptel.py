@@ -5,8 +5,8 @@ OpenAI-compatible backend at `FakeModel` on 127.0.0.1. Everything after that is 
 `M-x albedo-skills-gptel-connect` (eglot starts this server for the workspace), `/de` and M-TAB to complete,
 the arguments, `C-c RET` to send. The tests assert what the screen shows (the chat keeps what was typed, the
 one message) and what the model received (the activation block, parsed back). Every wait is on an event:
-tmux's control mode reports each change of the screen, and the fake model each request; the guards only turn
-a hang into a failure. Emacs, tmux, eglot, markdown-mode and compat come from Debian (scripts/test.sh);
+the shared tmux `Screen` (tmux_screen.py) reads the screen again at each output of the terminal, and the fake
+model reports each request; the guards only turn a hang into a failure. Emacs, tmux, eglot, markdown-mode and compat come from Debian (scripts/test.sh);
 these tests never skip.
 """
 
@@ -18,14 +18,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from fake_model import FakeModel
 from pinned import plugin_dir
+from tmux_screen import Screen
 
 from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN, parse_activation_input
 
@@ -33,8 +32,6 @@ REPO = Path(__file__).resolve().parents[2]
 INIT = Path(__file__).with_name("gptel_init.el")
 ELPA = Path("/usr/share/emacs/site-lisp/elpa")
 REPLY = "Noted by the fake model."
-WIDTH, HEIGHT = 150, 60
-SCREEN_GUARD_SECONDS = 30  # a hang guard: the screen shows what was waited for long before this
 HANG_GUARD_SECONDS = 120  # for one batch Emacs run
 
 
@@ -57,52 +54,8 @@ def load_path() -> list[str]:
             str(plugin_dir("gptel"))]
 
 
-class Terminal:
-    """Emacs in a tmux server of its own; control mode tells each change of the screen, so waits are events."""
-
-    def __init__(self, folder: Path) -> None:
-        self.socket = str(folder / "tmux.sock")
-        self.changes = 0
-        self.changed = threading.Condition()
-        self.control: subprocess.Popen | None = None
-
-    def tmux(self, *args: str) -> str:
-        done = subprocess.run([required_program("tmux", "tmux"), "-S", self.socket, *args],
-                              capture_output=True, text=True, timeout=SCREEN_GUARD_SECONDS)
-        assert done.returncode == 0, f"tmux {args}: {done.stderr}"
-        return done.stdout
-
-    def start(self, command: list[str], cwd: Path) -> None:
-        self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "chat", "-x", str(WIDTH), "-y", str(HEIGHT),
-                  "-c", str(cwd), *command)
-        self.tmux("set-option", "-g", "window-size", "manual")  # the control client below never resizes it
-        self.control = subprocess.Popen(
-            [required_program("tmux", "tmux"), "-S", self.socket, "-C", "attach-session", "-t", "chat"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        threading.Thread(target=self._listen, daemon=True).start()
-
-    def _listen(self) -> None:
-        for line in self.control.stdout:
-            if line.startswith(("%output", "%exit")):
-                with self.changed:
-                    self.changes += 1
-                    self.changed.notify_all()
-
-    def stop(self) -> None:
-        if self.control is not None:
-            subprocess.run([required_program("tmux", "tmux"), "-S", self.socket, "kill-server"],
-                           capture_output=True, timeout=SCREEN_GUARD_SECONDS)
-            self.control.wait(timeout=SCREEN_GUARD_SECONDS)
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "chat")
-
-    def keys(self, *names: str) -> None:
-        """Keys in tmux's names (`C-c`, `Enter`, `Escape`)."""
-        self.tmux("send-keys", "-t", "chat", *names)
-
-    def type(self, text: str) -> None:
-        self.tmux("send-keys", "-t", "chat", "-l", text)
+class Terminal(Screen):
+    """Emacs in the shared tmux `Screen` (tests/clients/tmux_screen.py), with what this test adds."""
 
     def command(self, name: str) -> None:
         """M-x NAME RET, as typed."""
@@ -110,25 +63,11 @@ class Terminal:
         self.type(name)
         self.keys("Enter")
 
-    def wait_for(self, holds, what: str) -> str:
-        """The screen, once `holds(screen)` is true; checked again at each change tmux reports."""
-        deadline = time.monotonic() + SCREEN_GUARD_SECONDS
-        while True:
-            with self.changed:
-                seen = self.changes
-            text = self.screen()
-            if holds(text):
-                return text
-            with self.changed:
-                left = deadline - time.monotonic()
-                if left <= 0 or not self.changed.wait_for(lambda: self.changes != seen, left):
-                    raise AssertionError(f"the screen never showed {what}:\n{self.screen()}")
-
     def wait_for_text(self, text: str) -> str:
         return self.wait_for(lambda screen: text in screen, repr(text))
 
     def program_pid(self) -> int:
-        return int(self.tmux("display-message", "-p", "-t", "chat", "#{pane_pid}"))
+        return int(self.run("display-message", "-p", "-t", self.target, "#{pane_pid}"))
 
 
 def child_pid(parent: int, program: str) -> int:
@@ -171,22 +110,25 @@ def write_demo(ws: Path, description: str, body: str) -> Path:
     return write_skill(ws, "demo", description, body)
 
 
-def replied(count: int):
-    """The screen shows reply COUNT and, below it, gptel's next empty prompt: the response is complete."""
+def replied(typed: str):
+    """Below the last `### TYPED` the screen shows the reply, then gptel's next empty prompt: the response
+    is complete. (The chat scrolls as it grows; the latest turn stays in view.)"""
     def holds(screen: str) -> bool:
         shown = lines(screen)
-        replies = [index for index, line in enumerate(shown) if REPLY in line]
-        return len(replies) >= count and "###" in shown[replies[-1]:]
+        turns = [index for index, line in enumerate(shown) if line == f"### {typed}"]
+        replies = [index for index, line in enumerate(shown) if REPLY in line and turns and index > turns[-1]]
+        return bool(replies) and "###" in shown[replies[0]:]
     return holds
 
 
-def send_turn(term: Terminal, model: FakeModel, text: str, replies_before: int) -> dict:
-    """At the chat's end type TEXT, C-c RET; the request the model received, once the reply is complete."""
+def send_turn(term: Terminal, model: FakeModel, seen: dict, text: str, replies_before: int) -> dict:
+    """At the chat's end type TEXT, C-c RET; the request the model received, once the reply is complete.
+    The screen then is kept in seen["shown"][TEXT]."""
     term.keys("M->")
     term.type(text)
     term.keys("C-c", "Enter")
     request = model.wait_for(replies_before + 1)[replies_before]
-    term.wait_for(replied(replies_before + 1), f"reply {replies_before + 1} and the next prompt")
+    seen["shown"][text] = term.wait_for(replied(text), f"the reply to {text!r} and the next prompt")
     return request
 
 
@@ -198,7 +140,7 @@ def chat(tmp_path_factory):
     ws, home = base / "ws", base / "home"
     skill = write_demo(ws, "Merges files the way the demo says.", "# Demo\n\nMerge the files named.\n")
     home.mkdir()
-    seen: dict = {}
+    seen: dict = {"shown": {}}
     with FakeModel(reply=REPLY) as model:
         params = {
             "load_path": load_path(),
@@ -210,17 +152,16 @@ def chat(tmp_path_factory):
         }
         (base / "params.json").write_text(json.dumps(params), encoding="utf-8")
         pythonpath = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
-        term = Terminal(base)
-        term.start(["env", f"HOME={home}", f"ALBEDO_GPTEL_PARAMS={base / 'params.json'}",
-                    f"PYTHONPATH={pythonpath}", "TERM=xterm-256color",
-                    emacs, "-nw", "-Q", "-l", str(INIT)], ws)
+        term = Terminal(base, [emacs, "-nw", "-Q", "-l", str(INIT)], cwd=ws,
+                        env={"HOME": str(home), "ALBEDO_GPTEL_PARAMS": str(base / "params.json"),
+                             "PYTHONPATH": pythonpath, "TERM": "xterm-256color"})
         try:
             term.wait_for_text("*scratch*")
             term.command("gptel")
             term.wait_for_text("Create or choose gptel buffer")
             term.keys("Enter")
             term.wait_for_text("Send your query with C-c RET")
-            term.keys("C-x", "1")  # the chat alone on the screen, so every turn stays in view
+            term.keys("C-x", "1")  # the chat alone on the screen
             term.command("albedo-skills-gptel-connect")
             term.wait_for_text("[eglot] Connected!")
 
@@ -231,15 +172,16 @@ def chat(tmp_path_factory):
             term.type(" merge these files")
             term.keys("C-c", "Enter")
             seen["first"] = model.wait_for(1)[0]
-            seen["first_screen"] = term.wait_for(replied(1), "reply 1 and the next prompt")
+            seen["first_screen"] = seen["shown"]["/demo merge these files"] = term.wait_for(
+                replied("/demo merge these files"), "the first reply and the next prompt")
 
             # 2. a second turn; 3. an unknown command; 4. a built-in of Albedo's own client
-            seen["second"] = send_turn(term, model, "and again", 1)
-            seen["unknown"] = send_turn(term, model, "/nosuch thing", 2)
-            seen["builtin"] = send_turn(term, model, "/help me", 3)
+            seen["second"] = send_turn(term, model, seen, "and again", 1)
+            seen["unknown"] = send_turn(term, model, seen, "/nosuch thing", 2)
+            seen["builtin"] = send_turn(term, model, seen, "/help me", 3)
             # 5. arguments holding the closing delimiter, quotes and a backslash
             seen["delimiter_arguments"] = f'keep {ACTIVATION_CLOSE} and "this" \\ too'
-            seen["delimiter"] = send_turn(term, model, "/demo " + seen["delimiter_arguments"], 4)
+            seen["delimiter"] = send_turn(term, model, seen, "/demo " + seen["delimiter_arguments"], 4)
 
             # 6. the skill changes on disk (autoReload is off in the init): the send stops, saying why;
             #    after M-x albedo-skills-gptel-reload the same turn is sent with the new instructions,
@@ -254,32 +196,35 @@ def chat(tmp_path_factory):
             term.wait_for_text("skills reloaded")
             term.keys("C-c", "Enter")
             seen["resent"] = model.wait_for(6)[5]
-            term.wait_for(replied(6), "reply 6 and the next prompt")
-            seen["added"] = send_turn(term, model, "/fresh start", 6)
+            seen["shown"]["/demo after the edit"] = term.wait_for(replied("/demo after the edit"),
+                                                                  "the reply to the resend")
+            seen["added"] = send_turn(term, model, seen, "/fresh start", 6)
 
             # 7. the server does not answer in time (stopped by SIGSTOP): the turn goes as typed after
             #    albedo-skills-gptel-timeout, one message says why; once it runs again, so do activations
             server = child_pid(child_pid(term.program_pid(), "sh"), sys.executable)
             os.kill(server, signal.SIGSTOP)
             try:
-                seen["late"] = send_turn(term, model, "/demo paused", 7)
+                seen["late"] = send_turn(term, model, seen, "/demo paused", 7)
                 seen["late_screen"] = term.wait_for_text("did not answer within")
             finally:
                 os.kill(server, signal.SIGCONT)
-            seen["resumed"] = send_turn(term, model, "/demo resumed", 8)
+            seen["resumed"] = send_turn(term, model, seen, "/demo resumed", 8)
 
             # 8. the server stopped: the typed text goes, one message says why
             # eglot-shutdown-all returns once the server is gone, and Emacs reads the next keys only then
             term.command("eglot-shutdown-all")
-            seen["offline"] = send_turn(term, model, "/demo offline", 9)
+            seen["offline"] = send_turn(term, model, seen, "/demo offline", 9)
             seen["offline_screen"] = term.wait_for_text("no albedo-skills-ls server runs")
-            seen["chat_screen"] = term.screen()
-            term.keys("C-h", "e")  # the *Messages* buffer, at its end
-            seen["messages_screen"] = term.wait_for_text("*Messages*")
+            # the *Messages* buffer, alone on the screen, at its end
+            term.keys("C-x", "b")
+            term.type("*Messages*")
+            term.keys("Enter", "C-x", "1", "M->")
+            seen["messages_screen"] = term.wait_for(lambda s: "(Messages)" in s, "*Messages*")
             seen["requests"] = list(model.requests)
         finally:
             seen["server_log"] = (base / "server.log").read_text(errors="replace") if (base / "server.log").exists() else ""
-            term.stop()
+            term.close()
     seen["skill"] = str(skill)
     return seen
 
@@ -358,12 +303,14 @@ def test_with_the_server_stopped_the_typed_text_goes_and_one_message_says_why(ch
 
 
 def test_the_chat_shows_every_turn_as_typed(chat):
-    shown = lines(chat["chat_screen"])
-    for typed in ["/demo merge these files", "and again", "/nosuch thing", "/help me",
-                  "/demo " + chat["delimiter_arguments"], "/demo after the edit", "/fresh start", "/demo paused",
-                  "/demo resumed", "/demo offline"]:
-        assert f"### {typed}" in shown, chat["chat_screen"]
-    assert ACTIVATION_OPEN not in chat["chat_screen"]
+    """After each reply the screen shows the turn as it was typed, and never an activation."""
+    typed = ["/demo merge these files", "and again", "/nosuch thing", "/help me",
+             "/demo " + chat["delimiter_arguments"], "/demo after the edit", "/fresh start", "/demo paused",
+             "/demo resumed", "/demo offline"]
+    assert sorted(chat["shown"]) == sorted(typed)
+    for text, screen in chat["shown"].items():
+        assert f"### {text}" in lines(screen), screen
+        assert ACTIVATION_OPEN not in screen, screen
 
 
 def batch_emacs(*forms: str) -> subprocess.CompletedProcess:
