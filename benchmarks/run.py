@@ -8,15 +8,17 @@ other tools (`skills-ref`, `agnix`) are installed on first use into their own vi
 benchmarks/.work/venv-tools, so they never touch the project's. Trees are generated afresh (and
 deterministically) under benchmarks/.work/trees by benchmarks/generate.py.
 
-Three groups of rows (README.md beside this file says what each row means):
+Four groups of rows (README.md beside this file says what each row means):
 - engine, in this process: plain `time.perf_counter` loops with warm-ups;
 - the server over stdio, driven by a raw JSON-RPC client (Content-Length framing over asyncio pipes, no
   pygls client in the timing), next to benchmarks/minimal_server.py started the same way;
 - whole processes on the same 128-skill tree: `hyperfine -N` when it is installed, else a perf_counter
-  loop around `subprocess.run`.
+  loop around `subprocess.run`;
+- chat: what a chat plugin asks the server at each send (`commands.invoke`, `commands.catalog`) over stdio,
+  and the gptel transform timed in Emacs (invoke.py).
 The full table is printed on stdout (progress on stderr) and also saved to benchmarks/.work/last-run.md.
 
-Each group's rows are built by its own module (engine_rows.py, server_rows.py, process_rows.py) from the
+Each group's rows are built by its own module (engine_rows.py, server_rows.py, process_rows.py, invoke.py) from the
 shared pieces: common.py (paths, log, the measured processes' environment), report.py (timing loops, `Row`,
 ratios, the table) and rpc.py (the raw JSON-RPC client). This file puts the groups together and prints.
 """
@@ -34,6 +36,7 @@ from common import PYCACHE, REPO, TREES, WORK, cpu_model, log, tool_output, vers
 
 import generate  # benchmarks/generate.py
 from engine_rows import engine_benchmarks
+from invoke import chat_rows
 from process_rows import TOOLS_VENV, process_rows, tools_bin
 from report import table
 from server_rows import server_rows
@@ -55,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = engine_benchmarks(trees, big, scale)
     rows += server_rows(tree, quick)
+    rows += chat_rows(tree, quick)
     process = process_rows(tree, quick, args.no_tools)
     rows += process.rows
     commands, tools_problem = process.commands, process.tools_problem

@@ -13,6 +13,7 @@ editors=(neovim emacs-nox elpa-eglot elpa-markdown-mode)
 # tmux types into the editors for the keystroke tests (tests/clients/tmux_screen.py, nvim_tmux.py);
 # lsp-mode 8.0 and company for tests/clients/test_lsp_mode.py.
 editors+=(tmux elpa-lsp-mode elpa-company)
+editors+=(elpa-compat)  # gptel (tests/clients/test_gptel.py) needs compat on Emacs 28
 if ! dpkg -s "${editors[@]}" >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
