@@ -109,7 +109,7 @@ def _live(ids: list[str], record: bool, install: bool, runs: int | None) -> int:
                                  "(unshare -n / -rn refused); comparing the recorded observations instead.")
     ready, missing = [], []
     offline = None
-    if install and not all(agents.answers_version(agents.BY_ID[agent_id]) for agent_id in ids):
+    if install and not all(agents.is_cached(agents.BY_ID[agent_id]) for agent_id in ids):
         offline = agents.registry_reachable()
     for agent_id in ids:
         got = agents.ensure(agents.BY_ID[agent_id], install=install, offline=offline)

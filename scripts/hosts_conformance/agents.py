@@ -30,6 +30,12 @@ class Agent(NamedTuple):
         return os.path.join(base, f"agents-{self.id}-{self.version}")
 
     @property
+    def stamp(self) -> str:
+        """Written once the installed agent has answered `--version` with the pinned version: asking each
+        agent again on every run cost 12 s (Gemini CLI alone 7 s)."""
+        return os.path.join(self.cache_dir, ".albedo-verified-version")
+
+    @property
     def executable(self) -> str:
         return os.path.join(self.cache_dir, "node_modules", ".bin", self.bin)
 
@@ -78,6 +84,20 @@ def registry_reachable() -> str | None:
     return None
 
 
+def is_cached(agent: Agent) -> bool:
+    try:
+        with open(agent.stamp, encoding="utf-8") as stamp:
+            if stamp.read().strip() == agent.version and os.access(agent.executable, os.X_OK):
+                return True
+    except OSError:
+        pass
+    if not answers_version(agent):
+        return False
+    with open(agent.stamp, "w", encoding="utf-8") as stamp:
+        stamp.write(agent.version + "\n")
+    return True
+
+
 class Installed(NamedTuple):
     agent: Agent
     ok: bool
@@ -88,7 +108,7 @@ class Installed(NamedTuple):
 def ensure(agent: Agent, install: bool = True, offline: str | None = None) -> Installed:
     """The cached agent, installing it from npm first when it is missing and `install` is set (`offline`:
     why the registry cannot be reached, when it cannot)."""
-    if answers_version(agent):
+    if is_cached(agent):
         return Installed(agent, True, 0.0, "cached")
     if not install:
         return Installed(agent, False, 0.0, f"not cached in {agent.cache_dir}")
@@ -115,4 +135,6 @@ def ensure(agent: Agent, install: bool = True, offline: str | None = None) -> In
         return Installed(agent, False, seconds, f"npm install {agent.package}@{agent.version} failed: {tail[0]}")
     shutil.rmtree(agent.cache_dir, ignore_errors=True)
     os.rename(part, agent.cache_dir)
+    with open(agent.stamp, "w", encoding="utf-8") as stamp:
+        stamp.write(agent.version + "\n")
     return Installed(agent, True, seconds, "installed")

@@ -79,7 +79,7 @@ def run_collections(git_dirs: list[str], ids: list[str], runs: int | None) -> in
     if prefix is None:
         print("cannot make a loopback-only network namespace: the agents are not run")
         return 1
-    ready = [agent_id for agent_id in ids if agents.ensure(agents.BY_ID[agent_id], install=False).ok]
+    ready = [agent_id for agent_id in ids if agents.is_cached(agents.BY_ID[agent_id])]
     saved = recorded.load()
     disagreed = False
     with tempfile.TemporaryDirectory(prefix="conformance-collections-") as folder:

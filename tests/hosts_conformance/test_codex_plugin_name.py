@@ -39,3 +39,22 @@ def test_the_search_stops_at_the_root(tmp_path: Path) -> None:
     skill.parent.mkdir(parents=True)
     skill.write_text("---\nname: plain\ndescription: d\n---\n")
     assert plugin_name(str(skill)) is None
+
+
+def test_a_skill_file_directly_in_the_root_reads_nothing_above_it(tmp_path: Path) -> None:
+    (tmp_path / ".agents" / ".codex-plugin").mkdir(parents=True)
+    (tmp_path / ".agents" / ".codex-plugin" / "plugin.json").write_text('{"name": "above"}')
+    skill = tmp_path / ".agents" / "skills" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: top\ndescription: d\n---\n")
+    assert plugin_name(str(skill)) is None
+
+
+def test_a_fifo_named_plugin_json_neither_blocks_nor_names(tmp_path: Path) -> None:
+    import os
+
+    skill = _plugin(tmp_path, 100)
+    manifest = skill.parents[2] / ".codex-plugin" / "plugin.json"
+    manifest.unlink()
+    os.mkfifo(manifest)
+    assert plugin_name(str(skill)) is None

@@ -18,28 +18,49 @@ PLUGIN_MANIFEST = (".codex-plugin", "plugin.json")
 _ROOT_PARENTS = (".agents", ".codex")  # a folder `skills` inside one of these is a Codex root
 
 
+def _is_root(folder: str) -> bool:
+    return os.path.basename(folder) == "skills" and os.path.basename(os.path.dirname(folder)) in _ROOT_PARENTS
+
+
 def plugin_name(skill_path: str) -> str | None:
     """The name in `.codex-plugin/plugin.json` of the nearest folder above the skill's own, up to its root:
     Codex names a skill inside a plugin folder `<plugin>:<name>` (run: the fixture's `a-plugin`, and
     UiPath/skills cloned into a root). A manifest that is not a small regular JSON file with a string
-    `name` is ignored."""
-    folder = os.path.dirname(os.path.dirname(skill_path))
-    while True:
-        if os.path.basename(folder) == "skills" and os.path.basename(os.path.dirname(folder)) in _ROOT_PARENTS:
+    `name` is ignored; nothing above the root is read."""
+    folder = os.path.dirname(skill_path)
+    for _ in range(limits.MAX_HOST_WALK_DEPTH):
+        if _is_root(folder) or os.path.dirname(folder) == folder:
             return None
-        manifest = os.path.join(folder, *PLUGIN_MANIFEST)
-        try:
-            info = os.stat(manifest)
-            if stat.S_ISREG(info.st_mode) and info.st_size <= limits.MAX_PLUGIN_MANIFEST_BYTES:
-                with open(manifest, encoding="utf-8") as read:
-                    name = json.loads(read.read(limits.MAX_PLUGIN_MANIFEST_BYTES)).get("name")
-                return name if isinstance(name, str) and name else None
-        except (OSError, ValueError, AttributeError):
-            pass
-        parent = os.path.dirname(folder)
-        if parent == folder:
+        folder = os.path.dirname(folder)
+        if _is_root(folder):
             return None
-        folder = parent
+        name = _manifest_name(os.path.join(folder, *PLUGIN_MANIFEST))
+        if name is not None:
+            return name
+    return None
+
+
+def _manifest_name(manifest: str) -> str | None:
+    try:
+        # Opened without blocking and checked after opening: a FIFO named plugin.json never stalls the walk.
+        fd = os.open(manifest, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limits.MAX_PLUGIN_MANIFEST_BYTES:
+            return None
+        data = os.read(fd, limits.MAX_PLUGIN_MANIFEST_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        found = json.loads(data)
+    except ValueError:
+        return None
+    name = found.get("name") if isinstance(found, dict) else None
+    return name if isinstance(name, str) and name else None
 
 
 def judge(facts: SkillFacts) -> Verdict:
