@@ -45,6 +45,7 @@ import {
   stderrClassifier,
   type Timers,
 } from './launch';
+import { registerChat } from './chat';
 import { registerSkillsView } from './skillsView';
 
 const CLIENT_ID = 'albedoSkills';
@@ -454,6 +455,7 @@ export function activate(context: vscode.ExtensionContext, timers?: Timers, prob
     }),
     vscode.commands.registerCommand('albedoSkills.showOutput', () => channel.show()),
     ...registerSkillsView(current, channel),
+    ...registerChat(current, channel, timers),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // Other albedoSkills settings reach the running server through workspace/didChangeConfiguration;
       // the command and the document selector are fixed when a client starts.
