@@ -177,7 +177,15 @@ export async function openFile(page, relative) {
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   await page.locator('.editor-group-container.active .monaco-editor .view-lines').waitFor();
-  await page.locator('.editor-group-container.active .monaco-editor textarea').focus();
+  await focusEditor(page, '.editor-group-container.active .monaco-editor');
+}
+
+/**
+ * Give an editor the keyboard: its EditContext element (VS Code 1.139) or its text area (1.96). At first start
+ * 1.139's Chat view may hold the focus.
+ */
+export async function focusEditor(page, editor) {
+  await page.locator(editor).locator('.native-edit-context, textarea.inputarea').first().focus();
 }
 
 /** The active editor's text as the user sees it (Monaco renders spaces as U+00A0; lines sorted by position). */
@@ -231,4 +239,20 @@ export async function goTo(page, line, column) {
 /** The rows of the Problems panel, as shown (non-breaking spaces as spaces). */
 export async function problemRows(page) {
   return (await page.locator('.markers-panel .monaco-list-row').allTextContents()).map((row) => row.replace(/\u00a0/g, ' '));
+}
+
+/**
+ * The Problems panel's rows for one file (its tree lists each file, then that file's problems a level
+ * deeper): `label` is a piece of the file row's text, such as `.agents/skills/both`.
+ */
+export async function problemsOf(page, label) {
+  const rows = await page.locator('.markers-panel .monaco-list-row').evaluateAll((elements) =>
+    elements.map((row) => ({ level: row.getAttribute('aria-level'), text: row.textContent.replace(/\u00a0/g, ' ') })),
+  );
+  const start = rows.findIndex((row) => row.level === '1' && row.text.includes(label));
+  if (start < 0) {
+    return [];
+  }
+  const end = rows.findIndex((row, index) => index > start && row.level === '1');
+  return rows.slice(start + 1, end < 0 ? undefined : end).map((row) => row.text);
 }

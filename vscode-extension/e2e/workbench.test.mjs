@@ -1,7 +1,9 @@
 /**
- * The extension in a real VS Code (code-server 4.96.4 = VS Code 1.96.4 and 4.139.1 = VS Code 1.139.1, one
- * run each), as a user gets it: the .vsix installed into a fresh profile, on a machine where albedo-skills-ls is installed nowhere (PATH is
- * /usr/bin:/bin, whose python3 has no albedo_skills_ls), so only the bundled server can answer.
+ * The extension in a real VS Code, as a user gets it: code-server (VS Code in a browser) of the version
+ * run.sh built, the .vsix installed into a fresh profile, on a machine where
+ * albedo-skills-ls is installed nowhere (PATH is /usr/bin:/bin, whose python3 has no albedo_skills_ls), so
+ * only the bundled server can answer. run.sh runs it on 4.96.4; nativeSkills.test.mjs checks what changes
+ * beside 1.139's own skill support.
  *
  * Every check reads the rendered workbench: the Problems panel, the hover widget, the suggest widget and
  * the buffer text after accepting, the code action applied, the Skills view, the notification centre.
@@ -133,7 +135,9 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
     await openFile(page, '.agents/skills/fill-in/SKILL.md');
     await goTo(page, 4, 1);
     await page.keyboard.press(`${MOD}+Space`);
-    await page.locator('.suggest-widget.visible .monaco-list-row').first().waitFor();
+    // The widget keeps rows it does not show: only the visible ones are the menu.
+    const rows = page.locator('.suggest-widget.visible .monaco-list-row').filter({ visible: true });
+    await rows.first().waitFor();
     await page.keyboard.type('lice');
     await page.locator('.suggest-widget.visible .monaco-list-row.focused', { hasText: 'license' }).waitFor();
     await page.keyboard.press('Enter');
@@ -148,7 +152,7 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
     await page.keyboard.press(`${MOD}+End`);
     await page.keyboard.press('Enter');
     await page.keyboard.type('/');
-    await page.locator('.suggest-widget.visible .monaco-list-row', { hasText: '/demo' }).waitFor();
+    await page.locator('.suggest-widget.visible .monaco-list-row', { hasText: '/demo' }).filter({ visible: true }).waitFor();
     await page.keyboard.type('dem');
     await page.locator('.suggest-widget.visible .monaco-list-row.focused', { hasText: '/demo' }).waitFor();
     await page.keyboard.press('Enter');
