@@ -19,7 +19,7 @@
 ;;   between roots were missed);
 ;; - `albedo-skills-reload' (the server's skills.reload command) and the hook
 ;;   `albedo-skills-catalog-changed-functions' run after each discovery;
-;; - an lsp-mode client, registered only if lsp-mode is loaded (not tested here).
+;; - an lsp-mode client, registered only if lsp-mode is loaded (see docs/editors.md).
 ;;
 ;; Setup:  (require 'albedo-skills)   ; with the folder of this file on `load-path'
 ;; Server: `albedo-skills-ls' on PATH (`pipx install .' in a clone), or set `albedo-skills-server-command'.
@@ -132,19 +132,42 @@ home folder does not count: ~/.agents is a user root there, not a workspace."
     (setq albedo-skills-last-catalog params)
     (run-hook-with-args 'albedo-skills-catalog-changed-functions params)))
 
+(defun albedo-skills--as-eglot-gives (value)
+  "VALUE, parsed by lsp-mode (objects as hash tables), as eglot gives it.
+Objects become plists with keyword keys, so the catalog hook sees the
+same params under either client."
+  (cond ((hash-table-p value)
+         (let (plist)
+           (maphash (lambda (key item)
+                      (setq plist (plist-put plist (intern (concat ":" key)) (albedo-skills--as-eglot-gives item))))
+                    value)
+           plist))
+        ((vectorp value) (vconcat (mapcar #'albedo-skills--as-eglot-gives value)))
+        (t value)))
+
+(declare-function lsp-send-execute-command "lsp-mode")
+
 (defun albedo-skills-reload ()
   "Discover the skills again (the server's skills.reload command).
 Changes made outside Emacs are seen when file watching reports them,
-or by this command."
+or by this command.  Works under eglot and under lsp-mode; says how
+many skills there are, and returns the server's summary as a plist."
   (interactive)
-  (let ((server (and (fboundp 'eglot-current-server) (eglot-current-server))))
-    (unless server
-      (user-error "No albedo-skills-ls server manages this buffer"))
-    (if (fboundp 'eglot-execute)        ; eglot 1.14+
-        (eglot-execute server (list :command "skills.reload" :arguments []))
-      (eglot-execute-command server "skills.reload" []))))
+  (let ((summary
+         (albedo-skills--as-eglot-gives
+          (if (bound-and-true-p lsp-mode)
+              (lsp-send-execute-command "skills.reload" [])
+            (let ((server (and (fboundp 'eglot-current-server) (eglot-current-server))))
+              (unless server
+                (user-error "No albedo-skills-ls server manages this buffer"))
+              (if (fboundp 'eglot-execute)      ; eglot 1.14+
+                  (eglot-execute server (list :command "skills.reload" :arguments []))
+                (eglot-execute-command server "skills.reload" [])))))))
+    (when (plist-get summary :skills)
+      (message "albedo-skills: %s skills after the reload" (plist-get summary :skills)))
+    summary))
 
-;;;; lsp-mode (only when it is installed; not tested here)
+;;;; lsp-mode (only when it is installed; tests/clients/test_lsp_mode.py)
 
 (declare-function lsp-register-client "lsp-mode")
 (declare-function make-lsp-client "lsp-mode")
@@ -164,8 +187,8 @@ or by this command."
     (let ((handlers (make-hash-table :test #'equal)))
       (puthash "albedoSkills/catalogChanged"
                (lambda (_workspace params)
-                 (setq albedo-skills-last-catalog params)
-                 (run-hook-with-args 'albedo-skills-catalog-changed-functions params))
+                 (setq albedo-skills-last-catalog (albedo-skills--as-eglot-gives params))
+                 (run-hook-with-args 'albedo-skills-catalog-changed-functions albedo-skills-last-catalog))
                handlers)
       handlers)
     :add-on? t)))

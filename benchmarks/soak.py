@@ -4,7 +4,7 @@ to answer after garbage input. Not part of CI (it runs for minutes); its figures
     .venv/bin/python benchmarks/soak.py                      # 100,000 edits, 1,000 reloads
     .venv/bin/python benchmarks/soak.py --edits 20000 --reloads 200
 
-The server is started over stdio exactly as an editor starts it and driven by benchmarks/run.py's raw
+The server is started over stdio exactly as an editor starts it and driven by benchmarks/rpc.py's raw
 JSON-RPC client. RSS is the server process's VmRSS from /proc, read after a request has made the server
 drain everything sent before it (a request is answered only after every earlier message was handled).
 """
@@ -23,7 +23,7 @@ from typing import Any
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
 
-from run import CLIENT_CAPABILITIES, RpcClient, file_uri, initialize_params  # noqa: E402  (benchmarks/run.py)
+from rpc import CLIENT_CAPABILITIES, RpcClient, file_uri, initialize_params  # noqa: E402  (benchmarks/rpc.py)
 
 CATALOG_CHANGED = "albedoSkills/catalogChanged"
 SAMPLES = 10  # RSS readings per phase (plus the one before it starts)

@@ -27,7 +27,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import run  # noqa: E402  (benchmarks/run.py: the raw JSON-RPC client and the table)
+import generate  # noqa: E402  (benchmarks/generate.py)
+from common import TREES, log  # noqa: E402  (benchmarks/common.py)
+from report import Row, paired_ratios, ratio_row, table  # noqa: E402  (benchmarks/report.py)
+from rpc import MINIMAL, OURS, RpcClient, cpu_ms, initialize_params, server_env, vm_rss_mib  # noqa: E402
 
 
 Samples = tuple[list[float], list[float], list[float]]  # wall ms, CPU ms, resident MiB
@@ -36,10 +39,10 @@ Samples = tuple[list[float], list[float], list[float]]  # wall ms, CPU ms, resid
 async def start_once(argv: list[str], env: dict[str, str], workspace: str, home: str
                      ) -> tuple[float, float | None, float | None]:
     """(ms from spawn to the `initialize` result, CPU ms the process had used by then, its VmRSS in MiB)."""
-    client = await run.RpcClient.spawn(argv, workspace, env)
+    client = await RpcClient.spawn(argv, workspace, env)
     try:
-        received, _ = await client.request("initialize", run.initialize_params(workspace, home))
-        return (received - client.started) * 1000, run.cpu_ms(client.proc.pid), run.vm_rss_mib(client.proc.pid)
+        received, _ = await client.request("initialize", initialize_params(workspace, home))
+        return (received - client.started) * 1000, cpu_ms(client.proc.pid), vm_rss_mib(client.proc.pid)
     finally:
         await client.close()
 
@@ -66,34 +69,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", metavar="DIR", help="also start DIR's albedo_skills_ls (PYTHONPATH=DIR)")
     args = parser.parse_args(argv)
 
-    tree = run.generate.generate_tree(os.path.join(run.TREES, "t8"), 8)
-    env = run.server_env(tree.home)
-    servers = {"ours": (run.OURS, env), "minimal pygls": (run.MINIMAL, env)}
+    tree = generate.generate_tree(os.path.join(TREES, "t8"), 8)
+    env = server_env(tree.home)
+    servers = {"ours": (OURS, env), "minimal pygls": (MINIMAL, env)}
     if args.baseline:
         baseline = os.path.abspath(args.baseline)
-        servers["baseline"] = (run.OURS, {**env, "PYTHONPATH": baseline})
-    run.log(f"{args.starts} interleaved starts of {', '.join(servers)}")
+        servers["baseline"] = (OURS, {**env, "PYTHONPATH": baseline})
+    log(f"{args.starts} interleaved starts of {', '.join(servers)}")
     results = asyncio.run(measure(servers, args.starts, tree.workspace, tree.home))
 
     group = "start"
-    wall = {name: run.Row(group, f"start → `initialize` result: {name}", samples) for name, (samples, _, _) in results.items()}
-    cpu = {name: run.Row(group, f"CPU up to the `initialize` result: {name}", samples)
+    wall = {name: Row(group, f"start → `initialize` result: {name}", samples) for name, (samples, _, _) in results.items()}
+    cpu = {name: Row(group, f"CPU up to the `initialize` result: {name}", samples)
            for name, (_, samples, _) in results.items()}
-    rss = [run.Row(group, f"resident memory (VmRSS) at the `initialize` result: {name}",
+    rss = [Row(group, f"resident memory (VmRSS) at the `initialize` result: {name}",
                    value=f"{statistics.median(samples):.1f} MiB" if samples else "n/a",
                    note=f"max {max(samples):.1f} MiB" if samples else "")
            for name, (_, _, samples) in results.items()]
     rows = [*wall.values(), *cpu.values(), *rss]
     pairs = [("ours", "minimal pygls", 1.05)] + ([("ours", "baseline", None)] if args.baseline else [])
     for ours, theirs, limit in pairs:
-        rows.append(run.ratio_row(group, f"{ours} / {theirs}, wall", wall[ours], wall[theirs], limit,
-                                  note=run.paired_ratios(wall[ours], wall[theirs])))
-        rows.append(run.ratio_row(group, f"{ours} / {theirs}, CPU", cpu[ours], cpu[theirs], None,
-                                  note=run.paired_ratios(cpu[ours], cpu[theirs])))
+        rows.append(ratio_row(group, f"{ours} / {theirs}, wall", wall[ours], wall[theirs], limit,
+                                  note=paired_ratios(wall[ours], wall[theirs])))
+        rows.append(ratio_row(group, f"{ours} / {theirs}, CPU", cpu[ours], cpu[theirs], None,
+                                  note=paired_ratios(cpu[ours], cpu[theirs])))
     if args.baseline:
         print(f"baseline: PYTHONPATH={os.path.abspath(args.baseline)}")
     print(f"load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
-    print(run.table(rows))
+    print(table(rows))
     return 0
 
 

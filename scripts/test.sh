@@ -10,6 +10,10 @@ python=${PYTHON:-python3}
 # Real editors for tests/clients: Debian's Neovim (0.7.2) and Emacs 28 with eglot and markdown-mode (Neovim
 # 0.11 comes from PyPI with the `test` extra). Nothing is installed when they are all present.
 editors=(neovim emacs-nox elpa-eglot elpa-markdown-mode)
+# tmux types into the editors for the keystroke tests (tests/clients/tmux_screen.py, nvim_tmux.py);
+# lsp-mode 8.0 and company for tests/clients/test_lsp_mode.py.
+editors+=(tmux elpa-lsp-mode elpa-company)
+editors+=(elpa-compat)  # gptel (tests/clients/test_gptel.py) needs compat on Emacs 28
 if ! dpkg -s "${editors[@]}" >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -28,5 +32,11 @@ fi
   # The .vsix in a real VS Code (code-server, built once into ~/.cache/albedo-skills-ls) driven by Chromium.
   e2e/run.sh
 )
+
+# Conformance with the agents themselves (issue 20): Codex, Claude Code, Gemini CLI, OpenCode and Copilot CLI
+# at pinned versions (cached in ~/.cache/albedo-skills-ls/agents-*, installed from npm when missing) list
+# their skills offline, in a loopback-only network namespace, over the fixture; any disagreement with
+# `albedo-skills hosts` fails. Offline with an empty cache it compares the recorded observations and says so.
+.venv/bin/python scripts/hosts_conformance live
 
 .venv/bin/python -m pytest -p no:cacheprovider "$@"

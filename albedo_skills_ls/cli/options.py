@@ -39,6 +39,7 @@ VERBS: tuple[Verb, ...] = (
     Verb("resources", "list a skill's resource files", "activation"),
     Verb("read", "read one bounded page of a skill's file", "activation"),
     Verb("new", "create a valid skill skeleton NAME/SKILL.md (never overwrites)", "new"),
+    Verb("hosts", "for each SKILL.md, which other agents (Codex, Claude Code, Gemini CLI...) load it, and why not", "hosts"),
 )
 
 

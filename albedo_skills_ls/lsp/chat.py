@@ -22,7 +22,7 @@ from ..skills.discovery import read_skill_text
 from ..skills.model import FILE_START, Catalog
 from .client import ClientFeatures
 from .convert import LineSource, path_to_uri, to_lsp_range
-from .documents import OpenDocument, fits_typed, markup
+from .documents import OpenDocument, as_is, fits_typed, markup
 from .server import AlbedoLanguageServer
 
 
@@ -50,6 +50,7 @@ def completion_items(
                 kind=types.CompletionItemKind.EnumMember,
                 detail=f"argument of {entry.command}",
                 sort_text=f"{index:04d}",
+                insert_text_mode=as_is(ls),
             )
             for index, value in enumerate(slash.argument_values(entry))
             if fits_typed(value, typing.prefix)
@@ -143,6 +144,7 @@ def _commands(ls: AlbedoLanguageServer, catalog: Catalog) -> _Commands:
             detail=slash.detail_of(entry),
             documentation=markup(ls, entry.description, "completion"),
             sort_text=f"{index:04d}",
+            insert_text_mode=as_is(ls),
         )
         for index, entry in enumerate(command_entries(catalog))  # built-ins first, then catalog order
     )

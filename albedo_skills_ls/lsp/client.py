@@ -25,6 +25,9 @@ class ClientFeatures:
     # `CompletionList.itemDefaults.editRange` (LSP 3.17): one range for every item instead of a textEdit each.
     # VS Code and Neovim 0.10+ declare it; Neovim 0.7 and Emacs 28's eglot 1.9 do not.
     completion_default_range: bool = False
+    # `insertTextMode: asIs` on the items: their text is exact. Without it lsp-mode 8.0 re-indents what it
+    # inserts with the major mode's indent function (markdown-mode 2.5's never returned on a chat line).
+    completion_as_is: bool = False
     hover_markdown: bool = False
     # other editor features
     hierarchical_symbols: bool = False
@@ -46,6 +49,7 @@ class ClientFeatures:
         completion = text_document.completion if text_document else None
         item = completion.completion_item if completion else None
         completion_list = completion.completion_list if completion else None
+        insert_modes = item.insert_text_mode_support if item else None
         hover = text_document.hover if text_document else None
         symbols = text_document.document_symbol if text_document else None
         links = text_document.document_link if text_document else None
@@ -59,6 +63,7 @@ class ClientFeatures:
             snippets=bool(item and item.snippet_support),
             completion_markdown=types.MarkupKind.Markdown in ((item and item.documentation_format) or ()),
             completion_default_range="editRange" in ((completion_list and completion_list.item_defaults) or ()),
+            completion_as_is=bool(insert_modes and types.InsertTextMode.AsIs in insert_modes.value_set),
             hover_markdown=types.MarkupKind.Markdown in ((hover and hover.content_format) or ()),
             hierarchical_symbols=bool(symbols and symbols.hierarchical_document_symbol_support),
             versioned_edits=bool(edit and edit.document_changes),

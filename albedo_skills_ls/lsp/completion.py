@@ -18,7 +18,7 @@ from lsprotocol import types
 from ..skills import authoring
 from . import chat
 from ..skills.frontmatter import lines_of
-from .documents import OpenDocument, fits_typed, isolated, markup, open_document
+from .documents import OpenDocument, as_is, fits_typed, isolated, markup, open_document
 from .server import AlbedoLanguageServer
 
 TRIGGER_CHARACTERS = ["/"]
@@ -64,6 +64,7 @@ def skill_items(
                 insert_text_format=types.InsertTextFormat.Snippet if snippets else types.InsertTextFormat.PlainText,
                 filter_text=filter_text,
                 sort_text=f"{index:04d}",
+                insert_text_mode=as_is(ls),
             )
         )
     return items

@@ -9,6 +9,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from .convert import path_to_uri, uri_to_path
+from .delivery import result_id
 from .documents import is_skill_file, open_document
 from .server import AlbedoLanguageServer
 
@@ -68,13 +69,14 @@ def enable_pull_diagnostics(server: AlbedoLanguageServer) -> None:
         ls: AlbedoLanguageServer, params: types.DocumentDiagnosticParams
     ) -> types.DocumentDiagnosticReport:
         path = uri_to_path(params.text_document.uri)
-        found = ls.diagnostics_for(path) if path else ()
-        result_id = ls.result_id(found)
-        if params.previous_result_id == result_id:
-            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        return types.RelatedFullDocumentDiagnosticReport(
-            items=ls.lsp_diagnostics(path, found) if path else [], result_id=result_id
-        )
+        if path is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[], result_id=result_id(()))
+        found = ls.diagnostics_for(path)
+        converter = ls.converter()
+        key = converter.key(path, found)  # what the items depend on: unchanged key, unchanged report
+        if params.previous_result_id == (report_id := result_id(key)):
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=report_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=converter.items(path, found), result_id=report_id)
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
     def workspace_diagnostic(
@@ -86,19 +88,20 @@ def enable_pull_diagnostics(server: AlbedoLanguageServer) -> None:
         # files reported before that have nothing now get an empty report, so the client clears them
         gone = {path: () for path in ls.pulled_paths - current.keys()}
         ls.pulled_paths = {path for path, found in current.items() if found}
+        converter = ls.converter()
         for path, found in sorted({**current, **gone}.items()):
             uri = path_to_uri(path)
             opened = ls.open_text(path)
             version = opened[1] if opened else None
-            result_id = ls.result_id(found)
-            if previous.get(uri) == result_id:
+            report_id = result_id(converter.key(path, found))
+            if previous.get(uri) == report_id:
                 items.append(
-                    types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=result_id)
+                    types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=report_id)
                 )
             else:
                 items.append(
                     types.WorkspaceFullDocumentDiagnosticReport(
-                        uri=uri, version=version, items=ls.lsp_diagnostics(path, found), result_id=result_id
+                        uri=uri, version=version, items=converter.items(path, found), result_id=report_id
                     )
                 )
         return types.WorkspaceDiagnosticReport(items=items)

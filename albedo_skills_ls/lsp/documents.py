@@ -131,6 +131,12 @@ def markup(ls: Any, markdown: str, feature: Literal["hover", "completion"]) -> t
     return types.MarkupContent(kind=kind, value=markdown)
 
 
+def as_is(ls: Any) -> types.InsertTextMode | None:
+    """`insertTextMode` for an item: `asIs` where the client takes it (the text is exact; see
+    `ClientFeatures.completion_as_is`), else left out."""
+    return types.InsertTextMode.AsIs if ls.client.completion_as_is else None
+
+
 def fits_typed(candidate: str, typed: str) -> bool:
     """Whether a completion item filtered by `candidate` fits the text it replaces. The server filters its items
     itself: they carry a textEdit (or the list's default edit range) and no filterText (Neovim 0.7 ignores the

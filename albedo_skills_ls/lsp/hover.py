@@ -1,13 +1,36 @@
-"""`textDocument/hover`: frontmatter keys of a SKILL.md, and `/commands` in chat buffers."""
+"""`textDocument/hover`: frontmatter keys of a SKILL.md, which agents load it (on the opening `---`), and
+`/commands` in chat buffers."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
 from ..skills import authoring
+from ..skills.model import Range
 from . import chat
-from .documents import isolated, markup, open_document
+from .documents import OpenDocument, isolated, markup, open_document
 from .server import AlbedoLanguageServer
+
+OPENING = "---"
+BOM = "\ufeff"
+
+
+def agents_hover(ls: AlbedoLanguageServer, document: OpenDocument) -> types.Hover | None:
+    """On the frontmatter's opening `---`: which agents load this skill (every agent, from the file as saved)."""
+    path, first_line = document.path, document.line(0)
+    assert path is not None
+    opening = first_line.removeprefix(BOM).rstrip()
+    if opening != OPENING:
+        return None
+    from ..skills.hosts.table import markdown_for_file
+
+    report = ls.host_findings.report(ls.session_for(path).workspace, ls.home(), None)
+    markdown = markdown_for_file(report, path)
+    if markdown is None:
+        return None
+    start = len(first_line) - len(first_line.removeprefix(BOM))
+    where = Range.of(0, start, 0, start + len(OPENING))
+    return types.Hover(contents=markup(ls, markdown, "hover"), range=document.to_lsp(where, ls.encoding))
 
 
 def register(server: AlbedoLanguageServer) -> None:
@@ -21,6 +44,10 @@ def register(server: AlbedoLanguageServer) -> None:
             return chat.hover(ls, document, params.position)
         if document.kind != "skill":
             return None
+        if params.position.line == 0 and document.path is not None:
+            agents = agents_hover(ls, document)
+            if agents is not None:
+                return agents
         found = authoring.hover_field(
             document.text, params.position.line, document.character(params.position, ls.encoding)
         )

@@ -28,8 +28,10 @@ from ..skills.model import Catalog, Diagnostic
 from ..skills.paths import is_within
 from . import settings as settings_module
 from .client import ClientFeatures
-from .convert import LineSource, path_to_uri, to_lsp_diagnostic, uri_to_path
+from .convert import path_to_uri, uri_to_path
+from .delivery import Converter, Rendering
 from .documents import Kind, open_document
+from .host_findings import HostFindings
 from .protocol import AlbedoProtocol
 from .settings import Settings
 
@@ -47,8 +49,8 @@ class AlbedoLanguageServer(LanguageServer):
         self.settings = Settings()
         self.client = ClientFeatures()  # until `initialize` says more: see `take_client`
         self.sessions: list[SkillsSession] = []
-        # push mode: what each URI last received, so only changes are sent and stale files are cleared
-        self.published: dict[str, tuple[Diagnostic, ...]] = {}
+        # push mode: what each file last received, so only changes are sent and stale files are cleared
+        self.published: dict[str, Rendering] = {}
         # pull mode: files whose last workspace report had diagnostics
         self.pulled_paths: set[str] = set()
         self._live_timers: dict[str, asyncio.TimerHandle] = {}
@@ -56,6 +58,7 @@ class AlbedoLanguageServer(LanguageServer):
         self._watchers_registered = False
         self._log_handler: ClientLogHandler | None = None
         self.ready = asyncio.Event()  # set once the first discovery finished (tests and requests wait on it)
+        self.host_findings = HostFindings()  # other agents' verdicts (`albedoSkills.hosts`, the hover)
 
     # --- the client --------------------------------------------------------------------------------------
 
@@ -159,6 +162,19 @@ class AlbedoLanguageServer(LanguageServer):
         return bounded_file_diagnostics(path, self._all_diagnostics_for(path))
 
     def _all_diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
+        """Albedo's findings for one file, then the chosen agents' refusals (`albedoSkills.hosts`)."""
+        own = self._own_diagnostics_for(path)
+        if not self.settings.enable or not self.settings.hosts:
+            return own
+        return own + self.hosts_diagnostics(self.session_for(path)).get(path, ())
+
+    def home(self) -> str:
+        return os.path.abspath(self.settings.home or os.path.expanduser("~"))
+
+    def hosts_diagnostics(self, session: SkillsSession) -> dict[str, tuple[Diagnostic, ...]]:
+        return self.host_findings.diagnostics(session.workspace, self.home(), self.settings.hosts)
+
+    def _own_diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
         """One file's diagnostics now: an open buffer is checked from its text, any other from the snapshot."""
         if not self.settings.enable:
             return ()
@@ -181,50 +197,56 @@ class AlbedoLanguageServer(LanguageServer):
         paths: dict[str, None] = {}
         for session in self.sessions:
             paths.update(dict.fromkeys(session.snapshot.file_diagnostics))
+            if self.settings.hosts:  # files only other agents read (.claude/skills...) have findings too
+                paths.update(dict.fromkeys(self.hosts_diagnostics(session)))
         for uri in list(self.workspace.text_documents):
             path = uri_to_path(uri)
             if path and self.open_kind(path) is not None:
                 paths[path] = None
         return {path: self.diagnostics_for(path) for path in paths}
 
-    def lsp_diagnostics(self, path: str, found: tuple[Diagnostic, ...]) -> list[types.Diagnostic]:
-        opened = self.open_text(path)
-        source = LineSource(path, opened[0] if opened else None)
-        sources: dict[str, LineSource] = {path: source}
+    def converter(self) -> Converter:
+        return Converter(self.encoding, self.open_text)
 
-        def related(other: str) -> LineSource:
-            if other not in sources:
-                other_open = self.open_text(other)
-                sources[other] = LineSource(other, other_open[0] if other_open else None)
-            return sources[other]
-
-        return [to_lsp_diagnostic(item, source, self.encoding, related) for item in found]
+    def rendering(self, path: str, found: tuple[Diagnostic, ...]) -> Rendering:
+        """One file's diagnostics as a client receives them, with the key they depend on (`delivery`)."""
+        return self.converter().render(path, found)
 
     def publish(self, path: str, found: tuple[Diagnostic, ...]) -> None:
-        uri = path_to_uri(path)
+        self.send(path, self.rendering(path, found))
+
+    def send(self, path: str, rendering: Rendering) -> None:
         opened = self.open_text(path)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
-                uri=uri, diagnostics=self.lsp_diagnostics(path, found), version=opened[1] if opened else None
+                uri=path_to_uri(path), diagnostics=rendering.items, version=opened[1] if opened else None
             )
         )
-        if found:
-            self.published[path] = found
+        self.remember(path, rendering)
+
+    def remember(self, path: str, rendering: Rendering) -> None:
+        if rendering.items:
+            self.published[path] = rendering
         else:
             self.published.pop(path, None)
 
     def refresh_diagnostics(self, reason: str = "reload") -> None:
         """After a reload or a settings change: push what changed (and clear what went), or ask pullers to
-        pull; then announce `albedoSkills/catalogChanged`, after every diagnostic it implies was sent."""
+        pull; then announce `albedoSkills/catalogChanged`, after every diagnostic it implies was sent.
+        "What changed" is what the client would receive, not the engine's values (`delivery`)."""
+        self.host_findings.clear()  # the disk or the settings changed: other agents' verdicts are read again
         if self.pull_diagnostics:
             if self.client.diagnostic_refresh:
                 self.workspace_diagnostic_refresh(None)
         else:
             wanted = self.all_diagnostics()
+            converter = self.converter()
             for path in sorted(set(wanted) | set(self.published)):
-                found = wanted.get(path, ())
-                if self.published.get(path) != (found or None):
-                    self.publish(path, found)
+                rendering, changed = converter.refreshed(path, wanted.get(path, ()), self.published.get(path))
+                if changed:
+                    self.send(path, rendering)
+                else:
+                    self.remember(path, rendering)
         self.announce(reason)
 
     def announce(self, reason: str) -> None:
@@ -253,14 +275,6 @@ class AlbedoLanguageServer(LanguageServer):
     def _live_check(self, path: str) -> None:
         self._live_timers.pop(path, None)
         guarded(lambda: self.publish(path, self.diagnostics_for(path)), "live diagnostics")
-
-    @staticmethod
-    def result_id(found: tuple[Diagnostic, ...]) -> str:
-        # imported at the first pull, not at start: hashlib loads OpenSSL (about 1.5 ms before `initialize`)
-        # and only pull-diagnostics clients ever need it
-        import hashlib
-
-        return hashlib.blake2b(repr(found).encode(), digest_size=12).hexdigest()
 
     # --- settings ----------------------------------------------------------------------------------------
 

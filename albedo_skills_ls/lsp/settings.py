@@ -29,6 +29,8 @@ class Settings:
     chat_language_ids: tuple[str, ...] = DEFAULT_CHAT_LANGUAGE_IDS
     chat_file_patterns: tuple[str, ...] = DEFAULT_CHAT_FILE_PATTERNS
     log_level: str = "info"
+    # other agents whose refusals become diagnostics (skills/hosts/ ids); none by default: no new noise
+    hosts: tuple[str, ...] = ()
     problems: tuple[str, ...] = field(default=(), compare=False)
 
     def discovery_key(self) -> tuple[Any, ...]:
@@ -62,6 +64,16 @@ def _commands(value: Any) -> tuple[str, ...]:
     return tuple(name.removeprefix("/") for name in names)
 
 
+def _hosts(value: Any) -> tuple[str, ...]:
+    from ..skills.hosts import HOST_IDS
+
+    names = _names(value)
+    unknown = [name for name in names if name not in HOST_IDS]
+    if unknown:
+        raise ValueError(f"unknown agent {', '.join(unknown)}; expected ids among {', '.join(HOST_IDS)}")
+    return names
+
+
 def _level(value: Any) -> str:
     if value not in LOG_LEVELS:
         raise ValueError(f"expected one of {', '.join(LOG_LEVELS)}")
@@ -77,6 +89,7 @@ _KEYS = {
     "chat.languageIds": ("chat_language_ids", _names),
     "chat.filePatterns": ("chat_file_patterns", _names),
     "logLevel": ("log_level", _level),
+    "hosts": ("hosts", _hosts),
 }
 
 

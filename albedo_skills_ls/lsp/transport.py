@@ -27,6 +27,7 @@ log = logging.getLogger("albedo_skills_ls")
 EXIT_USAGE = 2  # as argparse: the command line asked for something impossible
 EXIT_BAD_FRAME = 3
 MAX_HEADER_LINE_BYTES = 1024  # one header line, its `\r\n` included: real ones are under 100 bytes
+DISCARD_CHUNK_BYTES = 64 * 1024  # one read of a refused client's input, dropped at once (nothing is kept)
 
 
 class FrameError(Exception):
@@ -103,6 +104,33 @@ async def read_frames(reader: _Reader, protocol: Any, stop: threading.Event) -> 
             log.error("a message of %d bytes could not be handled: %s", size, type(exc).__name__)
 
 
+def _address(writer: asyncio.StreamWriter) -> str:
+    peer = writer.get_extra_info("peername")
+    if not isinstance(peer, tuple) or len(peer) < 2:
+        return str(peer)
+    host = f"[{peer[0]}]" if ":" in str(peer[0]) else peer[0]
+    return f"{host}:{peer[1]}"
+
+
+async def _close_after_peer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """End our side (the peer reads what was written, then the end), discard what the peer sends until it
+    closes, then close. Closing with its input unread would reset the connection, and a reset can make the
+    peer drop the refusal it has not read yet."""
+    try:
+        writer.write_eof()
+        while await reader.read(DISCARD_CHUNK_BYTES):
+            pass  # discarded as it comes: nothing is kept
+    except OSError:
+        pass
+    finally:
+        writer.close()
+
+
+def _frame(message: dict[str, Any]) -> bytes:
+    body = json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
 def _exit_code(exc: SystemExit) -> int:
     return exc.code if isinstance(exc.code, int) else 1
 
@@ -128,11 +156,30 @@ def serve_stdio(server: Any) -> int:
 
 
 def serve_tcp(server: Any, host: str, port: int) -> int:
-    """Listen on host:port and serve one client at a time; the exit code once a client ends the server."""
+    """Listen on host:port and serve one client; the exit code once it ends the server.
+
+    One server holds one client's state (its documents, capabilities, what it was sent), and writes to one
+    client. A second connection while the first is served is refused: closed at once, with a logged reason,
+    never handed the first client's writer (docs/server.md, "TCP")."""
     server._stop_event = stop = threading.Event()
     outcome: list[int] = []
+    serving: list[str] = []  # the client being served, by address
 
     async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = _address(writer)
+        if serving:
+            reason = (
+                f"albedo-skills-ls refused the connection from {peer}: it serves one client at a time and is "
+                f"serving {serving[0]}; start another server (on another port) for another client"
+            )
+            log.warning("%s", reason)
+            # the one message the protocol lets a server send before `initialize` is answered: the reason
+            refusal = {"jsonrpc": "2.0", "method": "window/showMessage", "params": {"type": 1, "message": reason}}
+            writer.write(_frame(refusal))
+            await _close_after_peer(reader, writer)
+            return
+        serving.append(peer)
+        log.info("serving the client at %s", peer)
         server.protocol.set_writer(writer)
         try:
             await read_frames(reader, server.protocol, stop)

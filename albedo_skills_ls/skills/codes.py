@@ -329,6 +329,30 @@ RESOURCE_LIMIT = _code(
     "Keep fewer files in the skill folder, or nest them less deeply.",
 )
 
+# --- other agents (skills/hosts/; only for the agents chosen with `check --hosts` or `albedoSkills.hosts`) ----
+
+HOST_SKIPPED = _code(
+    "host-skipped", WARNING,
+    "A chosen agent skips this skill.",
+    "an agent named in `check --hosts` or the `albedoSkills.hosts` setting would not load the file (its reason "
+    "in its own words where known, and how that is known: run here, or read in its source)",
+    "Follow the message for that agent; Albedo's own verdict is unchanged. `albedo-skills hosts` shows every agent.",
+)
+HOST_NOT_SEEN = _code(
+    "host-not-seen", INFORMATION,
+    "A chosen agent does not read the folder this skill is in.",
+    "the file lies in a skills folder that an agent named in `check --hosts` or `albedoSkills.hosts` never reads "
+    "(for example `.agents/skills` for Claude Code)",
+    "Move the skill folder, or link it, into a folder that agent reads; the message names one.",
+)
+HOST_BUDGET = _code(
+    "host-budget", INFORMATION,
+    "A chosen agent's catalog budget is exceeded: this description is cut, or the skill left out.",
+    "the names and descriptions the agent would show its model exceed its catalog budget (Codex 8,000 "
+    "characters, Claude Code about 8,000, Zed 50 KB), so this skill's description is cut or it is left out",
+    "Shorten the longest descriptions, or remove skills that agent does not need.",
+)
+
 # The codes an editor quick fix exists for (skills/authoring/fixes.py offers one per diagnostic of these).
 FIXABLE: frozenset[str] = frozenset(code.id for code in CODES.values() if code.fixable)
 

@@ -37,3 +37,9 @@ MAX_NEAR_MISS_ENTRIES = 256  # entries of one folder listed to find what a missi
 # Explaining a skill folder without SKILL.md (decisions.md section 7, traps)
 MAX_NESTED_SCAN_ENTRIES = 512  # directory entries read, in the folder and its subfolders, to find nested skills
 MAX_NESTED_NAMED = 3  # nested skill folders named in the message ("and N more" after them)
+
+# Other agents' verdicts (skills/hosts/): the walk that finds every SKILL.md under every agent's roots
+MAX_HOST_WALK_DEPTH = 16  # folder levels below a root (OpenCode and Copilot CLI read 8 and more when run)
+MAX_HOST_WALK_ENTRIES = 20_000  # directory entries read across all roots, in one walk
+MAX_HOST_SKILL_FILES = 512  # files named SKILL.md (any letter case) judged per walk
+MAX_PLUGIN_MANIFEST_BYTES = 64 * 1024  # a Codex `.codex-plugin/plugin.json` read for its name; larger: not read

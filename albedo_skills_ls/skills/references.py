@@ -1,28 +1,11 @@
-"""Relative file references in a `SKILL.md` body: finding them, resolving them safely, reporting the broken.
+"""Relative file references of a `SKILL.md`, checked on disk: resolving them safely, reporting the broken,
+suggesting near misses, and linking the ones that exist.
 
-The Agent Skills format recommends that a skill refer to its own files by paths relative to the skill root
-(`references/formats.md`, `scripts/run.py`). This module finds such references in the Markdown body and
-checks them against the skill folder. It is pure text analysis plus `lstat`/`readlink` inside the skill
-folder: nothing is opened, read, executed or fetched.
-
-What counts as a reference (outside fenced code blocks; the frontmatter is never scanned), as decided in
-decisions.md section 7 after reading real skills:
-- `link`: the target of a Markdown link or image, `[text](target)`, `![alt](target "title")`,
-  `[text](<target with spaces>)`, or of a link reference definition as CommonMark defines it: `[id]: target`
-  with an optional title and nothing else on the line. A footnote (`[^1]: ...`) is not a definition. Targets
-  with a URL scheme (`https:`, `mailto:`, `file:` ...), protocol-relative `//host` targets and bare anchors
-  (`#section`) are not references and are never fetched. A `#anchor` or `?query` suffix is dropped; `%20`
-  escapes are decoded.
-- `code`: an inline code span whose whole content is one concrete relative path with a `/` and a file
-  extension (`` `references/formats.md` ``, `` `./scripts/run.py` ``). Examples and placeholders are not
-  concrete: wildcards and template marks (`*`, `?`, `<`, `{`, `[`, `$`, `...`), placeholder words
-  (`filename`, `example`, `your-`, `path/to`) and an index letter (`phaseN.md`). Code spans that climb
-  (`../x`) or are absolute (`/etc/hosts`) are left alone: they usually name files of the user's project or
-  system, not the skill's. A code span whose first folder neither is a standard skill folder (`references`,
-  `scripts`, `assets`) nor exists in the skill folder (`src/main.py` in "edit `src/main.py`") is not
-  reported when missing.
-- Either kind may start with a placeholder that hosts expand to the skill folder (`{baseDir}/`,
-  `${CLAUDE_SKILL_DIR}/`): the rest is relative to the skill folder.
+reference_scan.py finds the references in the body (what counts as one is said there); this module resolves
+each against the skill folder with `lstat`/`readlink` inside the folder only: nothing is opened, read,
+executed or fetched. A code span whose first folder neither is a standard skill folder (`references`,
+`scripts`, `assets`) nor exists in the skill folder (`src/main.py` in "edit `src/main.py`") is not reported
+when missing.
 
 Diagnostics (a skill with them stays valid):
 - `reference-missing`: the reference resolves inside the skill folder, but nothing is there. A warning for a
@@ -32,291 +15,24 @@ Diagnostics (a skill with them stays valid):
 - `reference-outside` (warning): a link target is absolute, climbs out with `..`, or passes through a
   symbolic link that points outside the skill folder. It is never linked, and nothing outside the folder is
   examined.
-
-Every scan here is linear in the length of a line: the definition reader is a hand-written one-pass scanner,
-and the patterns have no nested quantifiers that can backtrack.
 """
 
 from __future__ import annotations
 
-import bisect
 import os
-import posixpath
-import re
 import stat
 from typing import Literal, NamedTuple
-from urllib.parse import unquote
 
-from . import codes
-from .frontmatter import closing_line, lines_of, opens_frontmatter
-from .inline_scan import code_spans, inline_links
-from .markdown import prose_lines_holding
-from . import limits
+from . import codes, limits
 from .model import INFORMATION, Diagnostic, Range
 from .paths import child, is_within
+from .reference_scan import Reference, find_references, split_placeholder
 
-ReferenceKind = Literal["link", "code"]
 Status = Literal["ok", "missing", "outside"]
 
 # The folders the format names for a skill's own files; a code span starting with one is always checked.
 STANDARD_FOLDERS = ("references", "scripts", "assets")
 _MAX_LINK_HOPS = 40  # symbolic links followed while resolving one reference (as the kernel's ELOOP bound)
-
-# Every expression below runs over file text and is linear in the line: anchored (`match`), or with a
-# bounded attempt per position. Code spans and inline links have no such expression: see inline_scan.py;
-# link reference definitions are scanned by hand in `link_definition`.
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_CODE_PATH = re.compile(r"^(?:\./)?[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*(?:/[A-Za-z0-9_.@+-]+)+$")
-_EXTENSION = re.compile(r"[^/.]\.[A-Za-z0-9]{1,10}$")
-
-# Placeholders that hosts expand to the skill folder before the model reads the text.
-SKILL_FOLDER_PLACEHOLDERS = ("{baseDir}", "${CLAUDE_SKILL_DIR}")
-# Words that make a code span an example rather than a file: a whole word of a path segment
-# (`references/example.md`, `scripts/run_example.py`), or a segment's start (`your-skill/`).
-PLACEHOLDER_WORDS = frozenset({"filename", "example"})
-PLACEHOLDER_PREFIXES = ("your-", "your_")
-_WORD_SEPARATORS = re.compile(r"[-_.]")
-# `phaseN.md`, `stepX.py`: an index letter standing for a number, right after a lowercase letter
-_INDEX_LETTER = re.compile(r"[a-z][NX](?:\.|$)")
-
-
-class Reference(NamedTuple):
-    """One reference: `target` is a normalised relative POSIX path (or the absolute / climbing path of a
-    link that leaves the folder), `written` the text as it appears, `range` where it appears."""
-
-    target: str
-    written: str
-    kind: ReferenceKind
-    range: Range
-
-    @property
-    def escapes(self) -> bool:
-        """Lexically outside the skill folder: absolute, or climbing above it with `..`."""
-        return self.target.startswith("/") or self.target == ".." or self.target.startswith("../")
-
-
-def body_start_line(lines: list[str]) -> int | None:
-    """The first body line under the frontmatter rules of `frontmatter.py`: after the closing `---`, or 0
-    when there is no opening `---`. None when the frontmatter is never closed (there is no body)."""
-    if not opens_frontmatter(lines):
-        return 0
-    end = closing_line(lines)
-    return end + 1 if end is not None else None
-
-
-def split_placeholder(written: str) -> tuple[str, str]:
-    """(`{baseDir}/` or `${CLAUDE_SKILL_DIR}/` or "", the rest): the rest is relative to the skill folder."""
-    for placeholder in SKILL_FOLDER_PLACEHOLDERS:
-        if written == placeholder:
-            return placeholder, ""
-        if written.startswith(placeholder + "/"):
-            return placeholder + "/", written[len(placeholder) + 1 :]
-    return "", written
-
-
-_BACKSLASH_ESCAPE = re.compile(r"\\(.)")
-
-
-def _link_target(written: str) -> str | None:
-    """The relative path a link target names, or None when it is no file reference (URL, anchor...)."""
-    placeholder, target = split_placeholder(written.strip())
-    if placeholder and not target.split("#", 1)[0].split("?", 1)[0]:
-        return None  # the skill folder itself
-    if not target or target.startswith("#") or target.startswith("//") or _SCHEME.match(target):
-        return None
-    if "\\" in target:
-        target = _BACKSLASH_ESCAPE.sub(r"\1", target)  # Markdown backslash escapes
-    target = target.split("#", 1)[0].split("?", 1)[0]
-    if not target:
-        return None
-    target = unquote(target)
-    if "\0" in target:
-        return None
-    absolute = target.startswith("/")
-    normal = posixpath.normpath(target)
-    if absolute:
-        return "/" + normal.lstrip("/")
-    return "." if normal == "." else normal
-
-
-def _code_target(content: str) -> str | None:
-    """The relative path a code span names, or None when it is not one concrete path with a folder and an
-    extension (an example, a placeholder or a pattern is no file)."""
-    _placeholder, text = split_placeholder(content.strip())
-    if not _CODE_PATH.match(text) or not _EXTENSION.search(text) or "..." in text:
-        return None
-    parts = text.split("/")
-    if any(part == ".." for part in parts) or not all(map(_concrete_segment, parts)):
-        return None
-    if "path/to/" in text:
-        return None
-    return posixpath.normpath(text)
-
-
-def _concrete_segment(segment: str) -> bool:
-    """Whether one path segment of a code span names a file rather than stands for one."""
-    lowered = segment.lower()
-    if lowered.startswith(PLACEHOLDER_PREFIXES) or _INDEX_LETTER.search(segment):
-        return False
-    return not any(word in PLACEHOLDER_WORDS for word in _WORD_SEPARATORS.split(lowered))
-
-
-def find_references(text: str, body: tuple[int, int] | None = None) -> list[Reference]:
-    """Every reference in the body of a `SKILL.md` text, in document order.
-
-    `body` is where the body starts, its line number and its offset in `text`, when the caller knows it;
-    by default it is found from the frontmatter delimiters.
-    """
-    if body is None:
-        lines = lines_of(text)
-        start = body_start_line(lines)
-        if start is None:
-            return []
-        body = (start, len("".join(lines[:start])))
-    first_line, offset = body
-    found: list[Reference] = []
-    # A link needs a `[`, and a code span names a path only if it holds a `/`: the lines holding either
-    # are few (backticks are common, slashes and brackets rare), and of those a `/` without a backtick
-    # names nothing.
-    for number, line in prose_lines_holding(text, offset, first_line, "[/"):
-        if "[" in line or "`" in line:
-            found.extend(_line_references(line, number))
-    return found
-
-
-def _line_references(line: str, number: int) -> list[Reference]:
-    found: list[Reference] = []
-    plain = line
-    if "`" in line:
-        plain = _code_references(line, number, found)  # links inside code spans are not links
-    if "[" not in plain:
-        return found
-    # (start, end) of each link on the line, and (start, end) of the target within it
-    links = [(span.start, span.end, span.begin, span.stop) for span, _group in inline_links(plain)]
-    definition = link_definition(plain)
-    if definition is not None:
-        links.insert(0, (0, len(plain), *definition))
-    # a code span inside a link's text names the link's own target: the link alone is the reference
-    found = [code for code in found if not _inside_any(code.range.start.character, links)]
-    for _start, _end, begin, end in links:
-        written = plain[begin:end]
-        target = _link_target(written)
-        if target is None or target == ".":
-            continue
-        found.append(Reference(target, written, "link", Range.of(number, begin, number, end)))
-    found.sort(key=lambda reference: reference.range)
-    return found
-
-
-def _inside_any(character: int, links: list[tuple[int, int, int, int]]) -> bool:
-    """Whether `character` falls within one of the links (sorted by start; a definition, first, spans the
-    line and may overlap the inline links after it). Bisection keeps a line of many code spans and many
-    links linear-logarithmic instead of quadratic."""
-    if links and links[0][0] <= character < links[0][1]:
-        return True
-    index = bisect.bisect_right(links, character, lo=1, key=lambda link: link[0]) - 1
-    return index >= 1 and links[index][0] <= character < links[index][1]
-
-
-_SPACE = " \t"
-
-
-def link_definition(line: str) -> tuple[int, int] | None:
-    """Where the target of a CommonMark link reference definition is, when the whole line is one:
-    `[label]: target`, the target bare or in `<>`, then optionally a title in `"`, `'` or `()`, then nothing
-    but spaces. A footnote (`[^1]: ...`) is not a definition.
-
-    One pass over the line, character by character: linear whatever the line holds.
-    """
-    length = len(line)
-    index = 0
-    while index < length and line[index] == " ":
-        index += 1
-    if index > 3 or index >= length or line[index] != "[":
-        return None
-    index += 1
-    label_start = index
-    while index < length and line[index] != "]":
-        if line[index] == "[":
-            return None
-        index += 2 if line[index] == "\\" else 1
-    label = line[label_start:index]
-    if index >= length or not label.strip() or label.startswith("^"):
-        return None
-    index += 1
-    if index >= length or line[index] != ":":
-        return None
-    index += 1
-    while index < length and line[index] in _SPACE:
-        index += 1
-    if index >= length:
-        return None  # the target is on the next line: not a reference we place
-    if line[index] == "<":
-        begin = index + 1
-        close = line.find(">", begin)
-        if close < 0 or "<" in line[begin:close]:
-            return None
-        end, index = close, close + 1
-    else:
-        begin = index
-        depth = 0
-        while index < length and line[index] not in _SPACE:
-            character = line[index]
-            if character == "\\":
-                index += 1
-            elif character == "(":
-                depth += 1
-            elif character == ")":
-                depth -= 1
-                if depth < 0:
-                    return None
-            index += 1
-        if depth:
-            return None
-        end = index
-    rest = line[index:]
-    after = rest.lstrip(_SPACE)
-    if after and (len(after) == len(rest) or not _whole_title(after)):
-        return None
-    return begin, end
-
-
-def _whole_title(text: str) -> bool:
-    """Whether `text` is one link title (`"t"`, `'t'` or `(t)`) followed only by spaces."""
-    closing = {'"': '"', "'": "'", "(": ")"}.get(text[0])
-    if closing is None:
-        return False
-    index = 1
-    while index < len(text):
-        character = text[index]
-        if character == "\\":
-            index += 2
-            continue
-        if character == closing:
-            return not text[index + 1 :].strip(_SPACE)
-        if text[0] == "(" and character == "(":
-            return False
-        index += 1
-    return False
-
-
-def _code_references(line: str, number: int, found: list[Reference]) -> str:
-    """Add the paths named by the line's code spans to `found`; return the line with the spans blanked
-    (blanking matters only to the link scan, so a line without `[` is returned as it is)."""
-    masked = list(line) if "[" in line else None
-    for span in code_spans(line):
-        if masked is not None:
-            masked[span.start : span.end] = " " * (span.end - span.start)
-        content = line[span.begin : span.stop]
-        if "/" not in content:
-            continue  # a path names a folder: most code spans are words, rejected here without a regex
-        target = _code_target(content)
-        if target is not None:
-            offset = len(content) - len(content.lstrip())
-            written = content.strip()
-            begin = span.begin + offset
-            found.append(Reference(target, written, "code", Range.of(number, begin, number, begin + len(written))))
-    return line if masked is None else "".join(masked)
 
 
 def resolve(folder: str, target: str) -> tuple[Status, str | None]:

@@ -13,7 +13,7 @@ from . import codes, limits
 from .codes import Code
 from .frontmatter import Entry, Mapping, Node, Scalar, Sequence, SkillText, read_text
 from .model import ERROR, Diagnostic, Range
-from .references import Reference, find_references
+from .reference_scan import Reference, find_references
 
 KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 REQUIRED_FIELDS = ("name", "description")
@@ -45,7 +45,7 @@ class ParsedSkill(NamedTuple):
     description: str | None
     name_range: Range | None
     diagnostics: tuple[Diagnostic, ...]
-    # relative file references in the body (references.py), kept so they can be checked on disk again
+    # relative file references in the body (reference_scan.py), kept so they can be checked on disk again
     # without the body; `references.check_references` turns them into diagnostics
     references: tuple[Reference, ...] = ()
 

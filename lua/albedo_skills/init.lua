@@ -96,9 +96,17 @@ function M.settings()
   return {}
 end
 
+--- The language id the server gets for a buffer: its filetype, except for gp.nvim's chat files (Markdown, no
+--- filetype of their own), which are `gp_chat`, a default chat language id (lua/albedo_skills/chat/gp.lua).
+function M.language_id(bufnr, filetype)
+  if require("albedo_skills.chat.gp").is_chat_file(vim.api.nvim_buf_get_name(bufnr)) then
+    return "gp_chat"
+  end
+  return filetype or vim.bo[bufnr].filetype
+end
+
 local function is_chat(bufnr, path, settings)
-  local filetype = vim.bo[bufnr].filetype
-  if vim.tbl_contains(setting(settings, "chat.languageIds", M.DEFAULT_CHAT_LANGUAGE_IDS), filetype) then
+  if vim.tbl_contains(setting(settings, "chat.languageIds", M.DEFAULT_CHAT_LANGUAGE_IDS), M.language_id(bufnr)) then
     return true
   end
   if path == "" then
@@ -247,8 +255,13 @@ end
 --- <C-y> then expands its snippet (a SKILL.md field such as `description: ${1}`); the omnifunc alone inserts
 --- only the label of a snippet item. And 'menuone' in these buffers (0.11 makes 'completeopt' local to a
 --- buffer): without a menu a single match cannot be accepted, so its snippet would stay a bare label.
+--- A Lua omnifunc another plugin set is kept: CodeCompanion's chat buffer has its own, whose `/` menu holds its
+--- commands and, through its albedo_skills extension, the skills (lua/albedo_skills/chat/codecompanion.lua).
 local function use_omnifunc(client, bufnr)
-  vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
+  local own = vim.bo[bufnr].omnifunc
+  if own:find("^v:lua%.") == nil or own == "v:lua.vim.lsp.omnifunc" then -- empty, or a Vim runtime's
+    vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
+  end
   if vim.lsp.completion and vim.lsp.completion.enable then
     vim.lsp.completion.enable(true, client.id, bufnr, { autotrigger = false })
     local options = vim.split(vim.o.completeopt, ",", { trimempty = true })
@@ -285,10 +298,12 @@ local function client_config(root)
     settings = config.settings,
     capabilities = config.capabilities or vim.lsp.protocol.make_client_capabilities(),
     handlers = handlers,
+    get_language_id = M.language_id,
     on_attach = function(client, bufnr)
       if config.omnifunc then
         use_omnifunc(client, bufnr)
       end
+      require("albedo_skills.chat.gp").on_attach(bufnr)
       if config.mappings then
         M.set_mappings(bufnr)
       end
@@ -436,7 +451,11 @@ function M.lsp_config()
     init_options = { albedoSkills = {} },
     settings = { albedoSkills = {} },
     handlers = { [M.CATALOG_CHANGED] = on_catalog_changed },
-    on_attach = use_omnifunc,
+    get_language_id = M.language_id,
+    on_attach = function(client, bufnr)
+      use_omnifunc(client, bufnr)
+      require("albedo_skills.chat.gp").on_attach(bufnr)
+    end,
   }
 end
 

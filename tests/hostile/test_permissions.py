@@ -1,5 +1,12 @@
-"""Permission errors, for real: the server runs as an unprivileged user (tests run as root here, and root
-reads everything, so the server is started through `setpriv` as nobody; as any other user it runs as is).
+"""Permission errors, for real: the server runs where permission bits apply to it, as the owner of the tree.
+
+Root ignores permission bits through three capabilities: CAP_DAC_OVERRIDE (read, write, search anything),
+CAP_DAC_READ_SEARCH (read and search anything) and CAP_FOWNER (act as any file's owner). As root, the
+server is started through `setpriv` with those three dropped from its bounding, inheritable and so effective
+sets, keeping uid 0: it still reaches the virtualenv and the clone wherever they are (a clone in a 0700
+folder under /root is the usual container), and the tree's owner bits decide the rest. As an ordinary user
+the server runs as is, the owner of the tree too. So every mode below is set on the owner's bits.
+
 An unreadable skill folder is reported with the OS's reason, an unreadable resource is refused with it, an
 unreadable folder inside a skill is reported by the listing, and the rest of the tree is served."""
 
@@ -7,27 +14,46 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 
 from lsp.harness import valid, write_skill
 
 from .rpc import RawServer
 
-# `world_tree` (tests/conftest.py): a tree nobody can traverse
-
-NOBODY = 65534
 REQUEST_FAILED = -32803
+# the capabilities that let root ignore permission bits (capabilities(7)), as setpriv names them
+PERMISSION_BYPASSING_CAPABILITIES = ("dac_override", "dac_read_search", "fowner")
 
 
-def unprivileged() -> tuple[str, ...]:
+def bound_by_permissions() -> tuple[str, ...]:
+    """The command prefix that makes permission bits apply to the server: none for an ordinary user."""
     if os.geteuid() != 0:
         return ()
     setpriv = shutil.which("setpriv")
     assert setpriv, "setpriv (util-linux) is needed to test permission errors as root"
-    return (setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups")
+    dropped = ",".join(f"-{name}" for name in PERMISSION_BYPASSING_CAPABILITIES)
+    return (setpriv, f"--inh-caps={dropped}", f"--bounding-set={dropped}")
 
 
-async def test_permission_errors_are_reported_and_the_rest_is_served(world_tree):
-    ws, home = world_tree / "ws", world_tree / "home"
+def test_the_prefix_really_binds_the_server_by_permission_bits(tmp_path):
+    """The premise of the test below, checked on its own: through the prefix, a mode 000 file of the tree's
+    owner cannot be read, while this interpreter (the one the server runs on) still starts."""
+    secret = tmp_path / "secret.md"
+    secret.write_text("secret\n", encoding="utf-8")
+    os.chmod(secret, 0o000)
+    probe = "import sys\ntry:\n    open(sys.argv[1]).read()\nexcept PermissionError:\n    print('denied')\n"
+    result = subprocess.run([*bound_by_permissions(), sys.executable, "-c", probe, str(secret)],
+                            capture_output=True, text=True, check=False)
+    assert (result.returncode, result.stdout) == (0, "denied\n"), result.stderr
+    if os.geteuid() == 0:
+        status = subprocess.run([*bound_by_permissions(), "cat", "/proc/self/status"],
+                                capture_output=True, text=True, check=True).stdout
+        assert "Uid:\t0\t" in status  # root's uid kept: only the bypass is gone
+
+
+async def test_permission_errors_are_reported_and_the_rest_is_served(tmp_path):
+    ws, home = tmp_path / "ws", tmp_path / "home"
     home.mkdir()
     skills = ws / ".agents/skills"
     demo = write_skill(skills, "demo", valid("demo"), "# Demo\n").parent
@@ -45,10 +71,10 @@ async def test_permission_errors_are_reported_and_the_rest_is_served(world_tree)
             os.chmod(path, 0o644)
     os.chmod(demo / "references/secret.md", 0o000)
     os.chmod(demo / "locked", 0o000)
-    os.chmod(demo / "searchable", 0o711)
+    os.chmod(demo / "searchable", 0o111)
     os.chmod(skills / "closed", 0o000)
 
-    server = await RawServer.start(str(home), prefix=unprivileged())
+    server = await RawServer.start(str(home), prefix=bound_by_permissions())
     try:
         await server.initialize(str(ws))
         catalog = await server.request("workspace/executeCommand", {"command": "commands.catalog", "arguments": []})
@@ -74,3 +100,5 @@ async def test_permission_errors_are_reported_and_the_rest_is_served(world_tree)
         assert unreadable == ["locked", "searchable"]
     finally:
         await server.kill()
+        for path in (skills / "closed", demo / "locked", demo / "searchable"):
+            os.chmod(path, 0o755)  # so that pytest can remove the tree, as root without the bypass or as a user

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import frontmatter
+from albedo_skills_ls.skills import yaml_events
 
 EXTENSION = Path(__file__).resolve().parents[2] / "vscode-extension"
 
@@ -40,8 +40,8 @@ SKILLS = {
 CHECK = (
     "import json, sys\n"
     "from albedo_skills_ls.cli import main\n"
-    "from albedo_skills_ls.skills import frontmatter\n"
-    "sys.stderr.write('c_parser=%s\\n' % (frontmatter._Yaml.load().c_parser is not None))\n"
+    "from albedo_skills_ls.skills import yaml_events\n"
+    "sys.stderr.write('c_parser=%s\\n' % (yaml_events._Yaml.load().c_parser is not None))\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )
 
@@ -94,7 +94,7 @@ def test_the_pure_python_parser_finds_what_libyaml_finds(bundled_libs: Path, wor
 
     assert used_c, "this environment should have ruamel.yaml.clibz, or the comparison proves nothing"
     assert not bundled_used_c, "the bundle must not reach the compiled parser"
-    assert frontmatter._Yaml.load().c_parser is not None
+    assert yaml_events._Yaml.load().c_parser is not None
     # Everything agrees (files, codes, severities, places, related places, counts) except the wording of a
     # syntax error, which is each parser's own ("not allowed in this context" / "not allowed here").
     assert comparable(pure) == comparable(with_libyaml)

@@ -17,7 +17,10 @@ PACKAGE_DIR = os.path.dirname(albedo_skills_ls.__file__)
 
 # The server's layers (see ARCHITECTURE.md): the core and the client features below, the features above,
 # the assembly on top. A core module that imported a feature would bring the cycle back.
-LSP_CORE = {f"{PACKAGE}.lsp.{name}" for name in ("server", "documents", "convert", "settings", "client", "protocol")}
+LSP_CORE = {
+    f"{PACKAGE}.lsp.{name}"
+    for name in ("server", "documents", "convert", "delivery", "settings", "client", "protocol", "host_findings")
+}
 LSP_ASSEMBLY = {f"{PACKAGE}.lsp.{name}" for name in ("app", "main", "transport", "redaction")}
 
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills import resources
+from albedo_skills_ls.skills import resource_paging, resources
 from albedo_skills_ls.skills.errors import InvalidArguments, Refused
 from albedo_skills_ls.skills.limits import (
     DEFAULT_READ_LIMIT,
@@ -744,17 +744,17 @@ def test_open_is_non_blocking_and_rechecks_the_opened_file(tmp_path):
     os.mkfifo(fifo)
     base = os.path.realpath(tmp_path)
     with pytest.raises(Refused, match="FIFO"):
-        resources._open_checked(base, str(fifo), "fifo", os.stat(fifo))
+        resource_paging._open_checked(base, str(fifo), "fifo", os.stat(fifo))
     # A file replaced between stat and open (different inode) is refused too.
     a = write(tmp_path / "a", b"a")
     b = write(tmp_path / "b", b"b")
     with pytest.raises(Refused, match="changed"):
-        resources._open_checked(base, str(b), "b", os.stat(a))
+        resource_paging._open_checked(base, str(b), "b", os.stat(a))
     # ...and a link swapped in for a resolved path is not followed.
     os.symlink(a, tmp_path / "link")
     with pytest.raises(Refused, match="changed"):
-        resources._open_checked(base, str(tmp_path / "link"), "link", os.stat(a))
-    fd = resources._open_checked(base, str(a), "a", os.stat(a))
+        resource_paging._open_checked(base, str(tmp_path / "link"), "link", os.stat(a))
+    fd = resource_paging._open_checked(base, str(a), "a", os.stat(a))
     os.close(fd)
 
 

@@ -42,7 +42,12 @@ export interface SkillNode {
   hiddenBy?: string;
   /** The first error's message, for the tooltip. */
   firstProblem?: string;
+  /** What the agents chosen in `albedoSkills.hosts` say against it (the `host-*` diagnostics' messages). */
+  otherAgents: string[];
 }
+
+/** The codes of other agents' refusals (skills/hosts/diagnostics.py): shown apart, never counted as Albedo's. */
+const isOtherAgents = (code: string | undefined) => code !== undefined && code.startsWith('host-');
 
 export interface RootNode {
   root: string;
@@ -89,7 +94,7 @@ export function buildTree(entries: readonly CatalogEntry[], diagnostics: readonl
     if (entry.kind !== 'skill' || entry.path === undefined) {
       continue;
     }
-    byPath.set(entry.path, { name: entry.name, command: entry.command, description: entry.description, path: entry.path, errors: 0, warnings: 0 });
+    byPath.set(entry.path, { name: entry.name, command: entry.command, description: entry.description, path: entry.path, errors: 0, warnings: 0, otherAgents: [] });
     scopes.set(entry.path, entry.scope ?? 'workspace');
   }
   for (const diagnostic of diagnostics) {
@@ -98,11 +103,13 @@ export function buildTree(entries: readonly CatalogEntry[], diagnostics: readonl
     }
     let node = byPath.get(diagnostic.path);
     if (node === undefined) {
-      node = { name: path.basename(path.dirname(diagnostic.path)), description: '', path: diagnostic.path, errors: 0, warnings: 0 };
+      node = { name: path.basename(path.dirname(diagnostic.path)), description: '', path: diagnostic.path, errors: 0, warnings: 0, otherAgents: [] };
       byPath.set(diagnostic.path, node);
       scopes.set(diagnostic.path, context.workspaceFolders.some((folder) => isInside(diagnostic.path, folder)) ? 'workspace' : 'user');
     }
-    if (diagnostic.severity === 'error') {
+    if (isOtherAgents(diagnostic.code)) {
+      node.otherAgents.push(diagnostic.message);
+    } else if (diagnostic.severity === 'error') {
       node.errors++;
       node.firstProblem ??= diagnostic.message;
     } else if (diagnostic.severity === 'warning') {
@@ -161,6 +168,9 @@ export function skillBadge(node: SkillNode, context: TreeContext): string {
   }
   if (node.errors > 0) {
     parts.push(`${node.errors} error${node.errors === 1 ? '' : 's'}`);
+  }
+  if (node.otherAgents.length > 0) {
+    parts.push(`${node.otherAgents.length} other agent${node.otherAgents.length === 1 ? '' : 's'} refuse`);
   }
   if (node.hiddenBy !== undefined) {
     parts.push(`hidden by ${rootLabel(rootOf(node.hiddenBy), context)}/${path.basename(path.dirname(node.hiddenBy))}`);

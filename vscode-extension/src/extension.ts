@@ -1,5 +1,6 @@
 /**
- * Activation and wiring. Every decision that does not need VS Code lives in `launch.ts`, where `node --test`
+ * Activation and wiring. Every decision that does not need VS Code lives in a module that does not import
+ * it (`settings.ts`, `launch.ts`, `probe.ts`, `messages.ts`, `restarts.ts`, `catalogTree.ts`), where `node --test`
  * can reach it; this file only connects those decisions to the editor.
  */
 import { execFile } from 'node:child_process';
@@ -17,34 +18,25 @@ import {
 } from 'vscode-languageclient/node';
 import {
   type Bundle,
-  commandExists,
-  configurationForServer,
-  CRASH_STABLE_RUN_MS,
-  crashRestartDelay,
-  debounce,
-  type Debounced,
   describeLaunch,
-  documentSelector,
-  explainLaunchFailure,
   findBundle,
-  initializationOptionsAsWritten,
-  launchSetting,
   type LaunchSource,
   type LaunchSpec,
   needsInterpreter,
-  parseProbe,
-  PROBE_TIMEOUT_MS,
-  probeCommand,
-  type ProbeRun,
   readImportStrategy,
-  readSettings,
   resolveLaunch,
+} from './launch';
+import { explainLaunchFailure, launchSetting, settingScope, stderrClassifier } from './messages';
+import { commandExists, parseProbe, PROBE_TIMEOUT_MS, probeCommand, type ProbeRun } from './probe';
+import { CRASH_STABLE_RUN_MS, crashRestartDelay, debounce, type Debounced, type Timers } from './restarts';
+import {
+  configurationForServer,
+  documentSelector,
+  initializationOptionsAsWritten,
+  readSettings,
   SECTION,
   SETTING_KEYS,
-  settingScope,
-  stderrClassifier,
-  type Timers,
-} from './launch';
+} from './settings';
 import { registerChat } from './chat';
 import { nativeSkillSupport } from './nativeSkillSupport';
 import { registerSkillsView } from './skillsView';

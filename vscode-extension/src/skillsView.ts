@@ -156,6 +156,9 @@ class SkillsTree implements vscode.TreeDataProvider<Item> {
     if (item.hiddenBy) {
       markdown.appendMarkdown('$(warning) ').appendText(`Hidden by ${item.hiddenBy}\n\n`);
     }
+    for (const refusal of item.otherAgents) {
+      markdown.appendMarkdown('$(info) ').appendText(refusal + '\n\n');  // albedoSkills.hosts
+    }
     markdown.appendText(item.path);
     markdown.supportThemeIcons = true;
     tree.tooltip = markdown;

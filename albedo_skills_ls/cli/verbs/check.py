@@ -23,6 +23,14 @@ FORMATS = ("text", "json", "sarif", "github")
 def configure_check(parser: argparse.ArgumentParser) -> None:
     add_catalog_options(parser, "WORKSPACE|SKILL.md")
     parser.add_argument(
+        "more_files",
+        metavar="SKILL.md",
+        nargs="*",
+        default=[],
+        help="more SKILL.md files: each file is checked as a single skill, all in one report (the way "
+        "pre-commit passes the files it checks)",
+    )
+    parser.add_argument(
         "--format",
         choices=FORMATS,
         default="text",
@@ -42,6 +50,18 @@ def configure_check(parser: argparse.ArgumentParser) -> None:
         "folder's name) and the editor's other quick fixes",
     )
     parser.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
+    from .hosts import host_ids_argument
+
+    parser.add_argument(
+        "--hosts",
+        metavar="ID,...",
+        action="append",
+        type=host_ids_argument,
+        default=None,
+        help="also report these agents' refusals (host-skipped, host-not-seen, host-budget), e.g. "
+        "codex,claude-code; `albedo-skills hosts` lists every agent's verdict. Albedo's own findings and exit "
+        "status are unchanged",
+    )
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -50,12 +70,28 @@ def run_check(args: argparse.Namespace) -> int:
     if args.diff and args.format != "text":
         raise UsageError("--diff prints a unified diff; it takes no --format")
     named = named_workspace(args)
+    files = [named, *args.more_files] if named is not None and args.more_files else None
     is_file = named is not None and os.path.exists(named) and not os.path.isdir(named)  # a FIFO too: never opened
-    catalog = check_file(named) if is_file else load_catalog(args)
+    if files is not None:
+        for given in files:
+            if os.path.isdir(given):
+                raise UsageError(f"{given!r} is a folder: name one WORKSPACE, or only SKILL.md files")
+
+    def load() -> Catalog:
+        if files is not None:
+            return check_files(files)
+        return check_file(named) if is_file else load_catalog(args)
+
+    catalog = load()
     if args.diff:
         return print_diff(catalog, args.unsafe)
     if args.fix and apply_fixes(catalog, args.unsafe):
-        catalog = check_file(named) if is_file else load_catalog(args)  # what is left, as the files are now
+        catalog = load()  # what is left, as the files are now
+    if args.hosts:
+        from .hosts import with_host_findings
+
+        given = files if files is not None else [named] if is_file else None
+        catalog = with_host_findings(catalog, args, [os.path.abspath(path) for path in given] if given else None)
     if args.format == "json":
         from ..formats.json import check_report
 
@@ -137,6 +173,30 @@ def print_diff(catalog: Catalog, unsafe: bool) -> int:
 def has_errors(catalog: Catalog) -> bool:
     """Whether any finding is an error. The bound keeps errors first, so one is always in the list shown."""
     return catalog.diagnostic_counts["error"] > 0
+
+
+def check_files(given: list[str]) -> Catalog:
+    """Several `SKILL.md` files (as pre-commit passes them), each checked as `check_file` checks one, in
+    one report. They are not a catalog: no collision rule applies between them."""
+    from ...skills.discovery import bound_diagnostics
+    from ...skills.model import Catalog, count_severities
+
+    parts = [check_file(path) for path in dict.fromkeys(given)]
+    per_file = {path: found for part in parts for path, found in part.file_diagnostics.items()}
+    found = [diagnostic for diagnostics in per_file.values() for diagnostic in diagnostics]
+    kept, dropped = bound_diagnostics(found)
+    skills = sorted((skill for part in parts for skill in part.skills), key=lambda skill: (skill.name, skill.path))
+    return Catalog(
+        None,
+        (),
+        tuple(skills),
+        tuple(kept),
+        len(dropped),
+        parts[0].builtins,
+        MappingProxyType(per_file),
+        count_severities(found),
+        count_severities(dropped),
+    )
 
 
 def check_file(given: str) -> Catalog:

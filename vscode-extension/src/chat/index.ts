@@ -3,7 +3,7 @@
  * input's `/` menu (inputCompletion.ts). extension.ts calls `registerChat` once, at activation.
  */
 import * as vscode from 'vscode';
-import type { Timers } from '../launch';
+import type { Timers } from '../restarts';
 import type { ClientSource } from '../skillsView';
 import { registerInputCompletion } from './inputCompletion';
 import { registerParticipant } from './participant';

@@ -5,7 +5,7 @@
  * What is offered is decided in slashMenu.ts; the catalog comes from the folder's server (`commands.catalog`).
  */
 import * as vscode from 'vscode';
-import type { Timers } from '../launch';
+import type { Timers } from '../restarts';
 import type { ClientSource } from '../skillsView';
 import { chatFolder } from './participant';
 import { catalogOf } from './serverCalls';

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { Timers } from '../launch';
+import type { Timers } from '../restarts';
 import type { ClientSource } from '../skillsView';
 import { builtinAnswer, helpAnswer, invalidAnswer, refusedAnswer, reloadAnswer, unavailableNotice, unknownAnswer } from './answers';
 import {

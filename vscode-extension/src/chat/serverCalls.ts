@@ -6,7 +6,7 @@
  * `sendRequest`, by method name.
  */
 import type { CatalogEntry } from '../catalogTree';
-import type { Timers } from '../launch';
+import type { Timers } from '../restarts';
 import type { SlashTurn } from './turns';
 
 /** `commands.invoke` re-reads one SKILL.md: a chat turn waits at most this long before it goes as typed. */

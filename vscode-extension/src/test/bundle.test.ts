@@ -6,28 +6,26 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
   type Bundle,
-  commandExists,
-  CRASH_RESTART_FIRST_MS,
-  CRASH_RESTART_MAX_MS,
-  crashRestartDelay,
   describeLaunch,
-  explainLaunchFailure,
   findBundle,
-  initializationOptionsAsWritten,
   type LaunchInput,
-  launchSetting,
-  MINIMUM_PYTHON,
-  parseProbe,
-  PROBE_SCRIPT,
-  PROBE_TIMEOUT_MS,
-  probeCommand,
   type PythonLaunch,
   readImportStrategy,
   resolveLaunch,
   SERVER_MODULE,
   SERVER_SCRIPT,
-  settingScope,
 } from '../launch';
+import { explainLaunchFailure, launchSetting, settingScope } from '../messages';
+import {
+  commandExists,
+  MINIMUM_PYTHON,
+  parseProbe,
+  PROBE_SCRIPT,
+  PROBE_TIMEOUT_MS,
+  probeCommand,
+} from '../probe';
+import { CRASH_RESTART_FIRST_MS, CRASH_RESTART_MAX_MS, crashRestartDelay } from '../restarts';
+import { initializationOptionsAsWritten } from '../settings';
 
 const bundle: Bundle = { launcher: '/ext/bundled/tool/launch.py', libs: '/ext/bundled/libs' };
 const input = (overrides: Partial<LaunchInput> = {}): LaunchInput => ({

@@ -71,6 +71,16 @@ describe('buildTree', () => {
     assert.deepEqual([winner.errors, winner.warnings, skillBadge(winner, context)], [0, 1, '/review']);
   });
 
+  it("shows the chosen agents' refusals apart from Albedo's own findings (albedoSkills.hosts)", () => {
+    const refused = [
+      { path: `${WS}/.agents/skills/review/SKILL.md`, severity: 'warning' as const, code: 'host-skipped', message: 'Zed at 1597378f skips this skill: …', related: [] },
+      { path: `${WS}/.agents/skills/review/SKILL.md`, severity: 'information' as const, code: 'host-not-seen', message: 'Claude Code 2.1.197: …', related: [] },
+    ];
+    const node = buildTree([entries[1]], refused, context)[0].roots[0].skills[0];
+    assert.deepEqual([node.warnings, node.otherAgents.length], [0, 2]);
+    assert.equal(skillBadge(node, context), '/review · 2 other agents refuse');
+  });
+
   it('counts for the status bar: catalog skills, skills with errors', () => {
     assert.deepEqual(summarize(tree), { skills: 3, withErrors: 1, hidden: 1 });
     assert.equal(statusText(tree), '$(book) 3 skills $(error) 1');

@@ -1,5 +1,5 @@
 /** Hand-driven timers for the tests: nothing runs until `advance` says time has passed. */
-import type { Timers } from '../launch';
+import type { Timers } from '../restarts';
 
 export interface FakeTimers extends Timers {
   /** Let `ms` pass: run the callbacks that fall due, in order. */

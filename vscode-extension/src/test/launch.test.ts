@@ -3,25 +3,27 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  debounce,
   DEFAULT_IMPORT_STRATEGY,
-  defaultSettings,
   describeLaunch,
-  documentSelector,
-  initializationOptions,
   type LaunchInput,
   needsInterpreter,
-  configurationForServer,
   quoteForCmd,
-  readSettings,
   resolveLaunch,
   SERVER_MODULE,
   SERVER_SCRIPT,
-  SETTING_KEYS,
-  stderrClassifier,
   substitute,
-  withoutLaunchSettings,
 } from '../launch';
+import { stderrClassifier } from '../messages';
+import { debounce } from '../restarts';
+import {
+  configurationForServer,
+  defaultSettings,
+  documentSelector,
+  initializationOptions,
+  readSettings,
+  SETTING_KEYS,
+  withoutLaunchSettings,
+} from '../settings';
 import { fakeTimers } from './fakeTimers';
 
 const posix = (overrides: Partial<LaunchInput> = {}): LaunchInput => ({
@@ -180,7 +182,7 @@ describe('readSettings and initializationOptions', () => {
     // server.importStrategy is read on its own (readImportStrategy), so it is added here.
     const defaults = { ...settings, server: { ...settings.server, importStrategy: DEFAULT_IMPORT_STRATEGY } } as unknown as Record<string, unknown>;
     const keys = Object.keys(properties).filter((key) => key.startsWith('albedoSkills.'));
-    assert.equal(keys.length, 11);
+    assert.equal(keys.length, 12);
     for (const key of keys) {
       const value = key
         .slice('albedoSkills.'.length)
@@ -219,6 +221,7 @@ describe('readSettings and initializationOptions', () => {
       builtinCommands: ['help'],
       chat: { languageIds: ['my-chat'], filePatterns: ['*.talk'] },
       logLevel: 'debug',
+      hosts: ['codex', 'zed'],
       server: { path: ['ls', '-v'], pythonPath: '/py' },
     });
     assert.deepEqual(problems, []);
@@ -230,6 +233,7 @@ describe('readSettings and initializationOptions', () => {
       builtinCommands: ['help'],
       chat: { languageIds: ['my-chat'], filePatterns: ['*.talk'] },
       logLevel: 'debug',
+      hosts: ['codex', 'zed'],
       server: { path: ['ls', '-v'], pythonPath: '/py' },
     });
   });
@@ -251,6 +255,7 @@ describe('readSettings and initializationOptions', () => {
       builtinCommands: ['help', 3],
       chat: { languageIds: 'albedo-chat', filePatterns: [null] },
       logLevel: 'verbose',
+      hosts: 'codex',
       server: { path: '/usr/bin/albedo-skills-ls', pythonPath: false },
     });
     assert.deepEqual(settings, defaultSettings());
@@ -303,6 +308,7 @@ describe('readSettings and initializationOptions', () => {
         filePatterns: ['*.chat.md'],
       },
       logLevel: 'info',
+      hosts: [],
     });
     // A copy: the options sent to the server do not share arrays with the settings.
     options.albedoSkills.builtinCommands.push('mutated');

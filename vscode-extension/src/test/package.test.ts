@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { findBundle, parseProbe, probeCommand, resolveLaunch } from '../launch';
+import { findBundle, resolveLaunch } from '../launch';
+import { parseProbe, probeCommand } from '../probe';
 
 const EXTENSION = path.join(__dirname, '..', '..');
 const VSIX = path.join(EXTENSION, 'albedo-skills.vsix');

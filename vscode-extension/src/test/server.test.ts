@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { configurationForServer, initializationOptions, readSettings, resolveLaunch, SECTION } from '../launch';
+import { resolveLaunch } from '../launch';
+import { configurationForServer, initializationOptions, readSettings, SECTION } from '../settings';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const EXIT_TIMEOUT_MS = 10_000;

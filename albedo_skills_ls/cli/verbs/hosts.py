@@ -1,0 +1,145 @@
+"""`hosts`: for each SKILL.md under any agent's roots, which agents load it, under which name, and why not."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..output import display_path, print_json, printable, use_safe_text_output
+from ..program import EXIT_OK
+from ..workspace import UsageError, find_workspace, folder_argument, home_folder, named_workspace
+
+
+def host_ids_argument(text: str) -> list[str]:
+    """An argparse type: one host id, or several separated by commas; each must be a known id."""
+    from ...skills.hosts import HOST_IDS
+
+    ids = [word.strip() for word in text.split(",") if word.strip()]
+    unknown = [word for word in ids if word not in HOST_IDS]
+    if unknown or not ids:
+        raise argparse.ArgumentTypeError(
+            f"unknown host {', '.join(map(repr, unknown)) or repr(text)}; choose from {', '.join(HOST_IDS)}"
+        )
+    return ids
+
+
+def chosen_hosts(values: list[list[str]] | None) -> tuple[str, ...] | None:
+    """The ids named by repeated `--host` (each maybe a comma list), once each, or None for all."""
+    if not values:
+        return None
+    return tuple(dict.fromkeys(word for value in values for word in value))
+
+
+def with_host_findings(catalog, args: argparse.Namespace, only: list[str] | None):  # type: ignore[no-untyped-def]
+    """`check --hosts`: the catalog's findings plus the chosen agents' refusals (on the files `only`, when files
+    are checked), bounded like the catalog's own. The catalog's skills and Albedo's own findings are untouched."""
+    from types import MappingProxyType
+
+    from ...skills.discovery import bound_diagnostics
+    from ...skills.hosts import report
+    from ...skills.hosts.diagnostics import host_diagnostics
+    from ...skills.model import count_severities
+    from ..workspace import workspace_of
+
+    home = home_folder(args)
+    ids = chosen_hosts(args.hosts)
+    if only is None:
+        extra = host_diagnostics(report(workspace_of(args).path, home, ids))
+    else:  # each file against the workspace found upward from it
+        extra, by_workspace = {}, {}
+        for path in only:
+            workspace = find_workspace(os.path.dirname(path), home) or os.path.dirname(path)
+            if workspace not in by_workspace:
+                by_workspace[workspace] = host_diagnostics(report(workspace, home, ids))
+            extra[path] = by_workspace[workspace].get(path, ())
+    added, dropped = bound_diagnostics([d for items in extra.values() for d in items])
+    per_file = dict(catalog.file_diagnostics)
+    for diagnostic in added:
+        per_file[diagnostic.path] = per_file.get(diagnostic.path, ()) + (diagnostic,)
+    counts = {key: catalog.diagnostic_counts[key] + count_severities(added + dropped)[key] for key in catalog.diagnostic_counts}
+    not_shown = {key: catalog.not_shown[key] + count_severities(dropped)[key] for key in catalog.not_shown}
+    return catalog._replace(
+        diagnostics=tuple(sorted(catalog.diagnostics + tuple(added), key=lambda d: d.sort_key)),
+        diagnostics_dropped=catalog.diagnostics_dropped + len(dropped),
+        file_diagnostics=MappingProxyType(per_file),
+        diagnostic_counts=MappingProxyType(counts),
+        not_shown=MappingProxyType(not_shown),
+    )
+
+
+def configure_hosts(parser: argparse.ArgumentParser) -> None:
+    workspace_help = (
+        "the workspace folder whose agents' skills folders are read, or one SKILL.md (default: the nearest "
+        "folder from the current one upward holding .albedo/skills, .agents/skills or .git)"
+    )
+    parser.add_argument("workspace", metavar="WORKSPACE|SKILL.md", nargs="?", default=None, help=workspace_help)
+    parser.add_argument("-w", "--workspace", dest="workspace_option", metavar="DIR", default=None, help=workspace_help)
+    parser.add_argument(
+        "--home", metavar="DIR", default=None, help="the home folder whose agents' skills folders are read "
+        "(default: your home folder)"
+    )
+    parser.add_argument(
+        "--host",
+        metavar="ID",
+        dest="hosts",
+        action="append",
+        type=host_ids_argument,
+        default=None,
+        help="an agent to judge for (repeat, or separate with commas; default: every agent): albedo, "
+        "skills-ref, codex, claude-code, gemini-cli, opencode, copilot-cli, vscode, zed, cline, roo-code, "
+        "goose, claude-upload",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help='text: a table skill × agent, the reasons and the budgets; json: {"hosts": {ID: {"version", '
+        '"evidence", "skills": {PATH: {"loads", "name", "description_seen", "reason"}}}}} (default: text)',
+    )
+
+
+def run_hosts(args: argparse.Namespace) -> int:
+    from ...skills.hosts import report
+
+    home = folder_argument(args.home, "home") if args.home is not None else home_folder(args)
+    named = named_workspace(args)
+    only: str | None = None
+    if named is not None and os.path.exists(named) and not os.path.isdir(named):
+        only = os.path.abspath(named)
+        if os.path.basename(only).lower() != "skill.md":
+            raise UsageError(f"{named!r} is not a directory, nor a file named SKILL.md")
+        workspace = find_workspace(os.path.dirname(only), home) or os.path.dirname(only)
+    elif named is not None:
+        workspace = folder_argument(named, "workspace")
+    else:
+        workspace = find_workspace(os.getcwd(), home) or os.getcwd()
+    found = report(workspace, home, chosen_hosts(args.hosts))
+    if only is not None:
+        found = _only(found, only)
+    if args.format == "json":
+        print_json(found.to_json())
+        return EXIT_OK
+    from ...skills.hosts.table import text_report
+
+    use_safe_text_output()
+    if not found.files:
+        print(f"no SKILL.md under any agent's skills folder in {printable(display_path(found.workspace or ''))} "
+              f"or {printable(display_path(found.home))}")
+        return EXIT_OK
+    for line in text_report(found, lambda path: printable(display_path(path))):
+        print(line)
+    return EXIT_OK
+
+
+def _only(found, path: str):  # type: ignore[no-untyped-def]
+    """The report narrowed to one file; a usage error when no agent's root holds it."""
+    if not any(file.path == path for file in found.files):
+        raise UsageError(
+            f"{path} is not under any agent's skills folder (.agents/skills, .claude/skills, ...) of "
+            f"{found.workspace} or {found.home}: no agent would read it there"
+        )
+    files = tuple(file for file in found.files if file.path == path)
+    hosts = tuple(
+        entry._replace(verdicts={path: entry.verdicts[path]}) for entry in found.hosts
+    )
+    return found._replace(files=files, hosts=hosts)

@@ -1,0 +1,101 @@
+"""Codex CLI (`@openai/codex` 0.171.0), run here; budget and name rule from its source."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+from .. import limits
+from .common import collapse, cut, loaded, unreadable
+from .facts import SkillFacts
+from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
+
+LABEL = "Codex CLI"
+MAX_DESCRIPTION = 1024  # cut in the prompt (run); `skills/list` keeps the whole text
+MAX_NAME = 64  # after whitespace collapse (source, loader.rs)
+PLUGIN_MANIFEST = (".codex-plugin", "plugin.json")
+_ROOT_PARENTS = (".agents", ".codex")  # a folder `skills` inside one of these is a Codex root
+
+
+def plugin_name(skill_path: str) -> str | None:
+    """The name in `.codex-plugin/plugin.json` of the nearest folder above the skill's own, up to its root:
+    Codex names a skill inside a plugin folder `<plugin>:<name>` (run: the fixture's `a-plugin`, and
+    UiPath/skills cloned into a root). A manifest that is not a small regular JSON file with a string
+    `name` is ignored."""
+    folder = os.path.dirname(os.path.dirname(skill_path))
+    while True:
+        if os.path.basename(folder) == "skills" and os.path.basename(os.path.dirname(folder)) in _ROOT_PARENTS:
+            return None
+        manifest = os.path.join(folder, *PLUGIN_MANIFEST)
+        try:
+            info = os.stat(manifest)
+            if stat.S_ISREG(info.st_mode) and info.st_size <= limits.MAX_PLUGIN_MANIFEST_BYTES:
+                with open(manifest, encoding="utf-8") as read:
+                    name = json.loads(read.read(limits.MAX_PLUGIN_MANIFEST_BYTES)).get("name")
+                return name if isinstance(name, str) and name else None
+        except (OSError, ValueError, AttributeError):
+            pass
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def judge(facts: SkillFacts) -> Verdict:
+    problem = unreadable(facts, LABEL)
+    if problem is not None:
+        return problem
+    if not facts.opens_after_trim or not facts.has_frontmatter:
+        return Verdict(SKIPPED, reason="missing YAML frontmatter delimited by ---")
+    # Codex retries a failed parse with the values that hold `: ` quoted: the run loaded such a skill with
+    # its description intact, which is what the line reading gives.
+    description = collapse(facts.lenient("description") or "")
+    if not description:
+        return Verdict(SKIPPED, reason="missing field `description`")
+    name = collapse(facts.lenient("name") or "") or facts.folder_name
+    if len(name) > MAX_NAME:
+        return Verdict(SKIPPED, reason=f"invalid name: exceeds maximum length of {MAX_NAME} characters")
+    plugin = plugin_name(facts.path)
+    if plugin is not None:
+        name = f"{plugin}:{name}"
+    shown, cut_note = cut(description, MAX_DESCRIPTION, " in the prompt")
+    return loaded(name, shown + "..." if cut_note else shown, [cut_note])
+
+
+MODEL = HostModel(
+    id="codex",
+    label=LABEL,
+    evidence=run_here(LABEL, "0.171.0", "@openai/codex"),
+    roots=(
+        ("workspace", ".agents/skills"),
+        ("workspace", ".codex/skills"),
+        ("home", ".agents/skills"),
+        ("home", ".codex/skills"),
+    ),
+    walk=Walk(max_levels=6, root_file=True, file_links=False, dot_folders=False),
+    duplicates=Duplicates("all", evidence="run: both copies loaded and both in the prompt"),
+    budget=Budget(
+        8_000,
+        MAX_DESCRIPTION,
+        "chars",
+        "shorten",
+        "2% of the context window, else 8,000 characters; 8,000 here, as the window is not known "
+        "(source: render.rs at 0899b7c4)",
+    ),
+    rules=(
+        Rule("reads .agents/skills and .codex/skills (workspace and home), never .claude/skills", "run"),
+        Rule("skill folders up to 6 levels below a root; a SKILL.md directly in a root loads", "run"),
+        Rule("a SKILL.md that is a symbolic link is ignored silently; linked folders are followed", "run"),
+        Rule("folders whose name starts with `.` are skipped", "source (loader.rs at c9d127cf)"),
+        Rule("no frontmatter: \"missing YAML frontmatter delimited by ---\"", "run"),
+        Rule("no description: \"missing field `description`\"", "run"),
+        Rule("unquoted `: ` in a value loads (the parse is retried with it quoted)", "run"),
+        Rule("a description over 1,024 characters loads, cut to 1,024 in the prompt", "run"),
+        Rule("no name: the folder's name; a name over 64 characters is refused", "run (folder); source (64)"),
+        Rule("one name twice: both copies are kept and shown to the model", "run"),
+        Rule("a skill below a folder holding `.codex-plugin/plugin.json` is named `<plugin>:<name>`", "run"),
+    ),
+    judge=judge,
+    advice="put the skill in .agents/skills (Codex reads it in the workspace and in your home folder)",
+)

@@ -1,0 +1,54 @@
+"""Readings several agent models share: whitespace collapsed, tags stripped, a description made up from the body."""
+
+from __future__ import annotations
+
+import re
+
+from .facts import SkillFacts
+from .model import LOADS, SKIPPED, WARNS, Verdict
+
+_TAG = re.compile(r"<[^>]+>")
+
+SILENT = "skipped silently"
+
+
+def collapse(text: str) -> str:
+    """Runs of whitespace as one space, ends trimmed (Codex's `split_whitespace().join(" ")`)."""
+    return " ".join(text.split())
+
+
+def strip_tags(text: str) -> str:
+    return _TAG.sub("", text)
+
+
+def unreadable(facts: SkillFacts, label: str) -> Verdict | None:
+    """The verdict on a file no agent can read (too large, not UTF-8, a FIFO), or None."""
+    if facts.unreadable is None:
+        return None
+    return Verdict(SKIPPED, reason=f"{label} cannot read it: {facts.unreadable}")
+
+
+# Copilot CLI (as run) and libyaml, which serde_yaml wraps (Zed), word this refusal differently from the reader
+# used here; the position agrees (run: Copilot CLI).
+_LIBYAML_WORDING = {"mapping values are not allowed here": "mapping values are not allowed in this context"}
+
+
+def libyaml_words(problem: str) -> str:
+    return _LIBYAML_WORDING.get(problem, problem)
+
+
+def cut(description: str, limit: int, where: str = "") -> tuple[str, str | None]:
+    """The description an agent shows when it cuts at `limit` characters, and the note saying so (or None)."""
+    if len(description) <= limit:
+        return description, None
+    return description[:limit], f"the description ({len(description):,} characters) is cut to {limit:,}{where}"
+
+
+def loaded(name: str, description: str | None, notes: list[str | None]) -> Verdict:
+    """Loads: cleanly, or with a warning made of the notes that apply."""
+    said = [note for note in notes if note]
+    return Verdict(WARNS if said else LOADS, name, description, "; ".join(said) if said else None)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"

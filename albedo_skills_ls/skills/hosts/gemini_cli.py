@@ -1,0 +1,69 @@
+"""Gemini CLI (`@google/gemini-cli` 0.61.0), run here with the workspace trusted."""
+
+from __future__ import annotations
+
+import re
+
+from .common import SILENT, unreadable
+from .facts import SkillFacts
+from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
+
+LABEL = "Gemini CLI"
+_UNSAFE = re.compile(r'[:\\/<>*?"|]')  # replaced by `-` in the name (source, skillLoader.ts at 5411f11)
+
+
+def judge(facts: SkillFacts) -> Verdict:
+    problem = unreadable(facts, LABEL)
+    if problem is not None:
+        return problem
+    if not facts.opens_at_byte_0 or facts.frontmatter is None:
+        return Verdict(SKIPPED, reason=f"{SILENT}: {LABEL} needs `---` as the file's very first line")
+    name, description = facts.lenient("name"), facts.lenient("description")
+    if not name or not description:
+        missing = " and ".join(key for key, value in (("name", name), ("description", description)) if not value)
+        return Verdict(SKIPPED, reason=f"{SILENT}: {LABEL} needs both `name` and `description`; {missing} missing")
+    shown = _UNSAFE.sub("-", name)
+    if facts.yaml_problem is not None:
+        return Verdict(
+            WARNS,
+            shown,
+            description,
+            f"YAML frontmatter parsing failed, falling back to simple parser (line {facts.yaml_problem.line}); "
+            "said only with --debug",
+        )
+    return Verdict(LOADS, shown, description)
+
+
+MODEL = HostModel(
+    id="gemini-cli",
+    label=LABEL,
+    evidence=run_here(LABEL, "0.61.0", "@google/gemini-cli"),
+    # later wins in Gemini's own order; listed here highest first
+    roots=(
+        ("workspace", ".agents/skills"),
+        ("workspace", ".gemini/skills"),
+        ("home", ".agents/skills"),
+        ("home", ".gemini/skills"),
+    ),
+    walk=Walk(max_levels=1, root_file=True, dot_folders=False),
+    duplicates=Duplicates(
+        "first",
+        'Skill conflict detected: "{name}" from "{winner}" is overriding the same skill from "{loser}".',
+        "run; within one root, the order of glob() results, which node-glob does not sort: the winner between "
+        "two folders of one root changed between runs (scripts/hosts_conformance)",
+        unsorted_within_root=True,
+    ),
+    budget=None,
+    rules=(
+        Rule("reads .agents/skills and .gemini/skills (workspace, when trusted, and home)", "run"),
+        Rule("`SKILL.md` or `*/SKILL.md`: a SKILL.md directly in a root loads; nothing deeper", "run"),
+        Rule("`name` and `description` are required; a skill without either is skipped silently", "run"),
+        Rule("unquoted `: `: the YAML fails and a line parser reads name and description (--debug says so)", "run"),
+        Rule("the name has `:\\/<>*?\"|` replaced by `-`", "source (skillLoader.ts at 5411f11)"),
+        Rule("one name twice: the workspace wins over home, .agents over .gemini, with a warning", "run"),
+        Rule("one name twice in one root: not deterministic (the order of an unsorted glob)", "run and source"),
+        Rule("workspace skills load only in a trusted folder", "run"),
+    ),
+    judge=judge,
+    advice="put the skill in .agents/skills or .gemini/skills",
+)

@@ -1,0 +1,241 @@
+"""Process rows: whole `albedo-skills check` runs beside skills-ref and agnix (installed into their own
+virtualenv on first use), CPU, and what the command line imports at start."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from typing import NamedTuple
+
+import generate
+from common import ALBEDO_CHECK, PYTHON, REPO, WORK, child_env, log
+from report import Row, ratio_row
+
+TOOLS_VENV = os.path.join(WORK, "venv-tools")
+TOOLS_PINS = ("skills-ref==0.1.1", "agnix==0.59.3")  # the versions the README's figures were taken with
+
+
+def tools_bin(name: str) -> str:
+    return os.path.join(TOOLS_VENV, "bin", name)
+
+
+OURS_VENV = os.path.join(WORK, "venv-ours")
+
+
+def ensure_installed_ours() -> str | None:
+    """A regular (non-editable) install of this checkout in benchmarks/.work/venv-ours, as `pip install .`
+    or pipx gives users: an editable install adds an import hook (and pathlib) to every start. Reinstalled
+    on every run so it measures the code as it is now. None when ready, else why not."""
+    python = os.path.join(OURS_VENV, "bin", "python")
+    try:
+        if not os.path.exists(python):
+            log(f"installing this checkout into {OURS_VENV}")
+            subprocess.run([PYTHON, "-m", "venv", OURS_VENV], check=True, capture_output=True)
+            subprocess.run([python, "-m", "pip", "install", "-q", REPO], check=True, capture_output=True, text=True)
+        else:
+            subprocess.run(
+                [python, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", REPO],
+                check=True, capture_output=True, text=True,
+            )
+    except (OSError, subprocess.CalledProcessError) as exc:
+        return f"could not install this checkout: {getattr(exc, 'stderr', '') or exc}"
+    return None
+
+
+def ensure_tools() -> str | None:
+    """Create benchmarks/.work/venv-tools with skills-ref and agnix; None when ready, else why not."""
+    if os.path.exists(tools_bin("agentskills")) and os.path.exists(tools_bin("agnix")):
+        return None
+    log(f"installing {' '.join(TOOLS_PINS)} into {TOOLS_VENV}")
+    try:
+        if not os.path.exists(tools_bin("python")):
+            subprocess.run([PYTHON, "-m", "venv", TOOLS_VENV], check=True, capture_output=True)
+        subprocess.run(
+            [tools_bin("python"), "-m", "pip", "install", "-q", *TOOLS_PINS], check=True, capture_output=True, text=True
+        )
+    except (OSError, subprocess.CalledProcessError) as exc:
+        return f"could not install the other tools: {getattr(exc, 'stderr', '') or exc}"
+    return None
+
+
+def _hyperfine_once(
+    hyperfine: str, argv: list[str], runs: int, warmup: int, env: dict[str, str]
+) -> tuple[list[float], list[float]]:
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as handle:
+        export = handle.name
+    try:
+        subprocess.run(
+            [hyperfine, "-N", "-i", "--style", "none", "--warmup", str(warmup), "--runs", str(runs),
+             "--export-json", export, shlex.join(argv)],
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+        )
+        with open(export, encoding="utf-8") as handle:
+            result = json.load(handle)["results"][0]
+        # hyperfine gives CPU time as a mean only: one figure per run, the same for each
+        cpu = (result["user"] + result["system"]) * 1000
+        return [t * 1000 for t in result["times"]], [cpu] * len(result["times"])
+    finally:
+        os.unlink(export)
+
+
+def _children_cpu_ms() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def _loop_once(argv: list[str], runs: int, warmup: int, env: dict[str, str]) -> tuple[list[float], list[float]]:
+    """Wall and CPU (user + system, from the children's rusage) ms of each run."""
+    for _ in range(warmup):
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    samples, cpu = [], []
+    for _ in range(runs):
+        cpu_before = _children_cpu_ms()
+        start = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        samples.append((time.perf_counter() - start) * 1000)
+        cpu.append(_children_cpu_ms() - cpu_before)
+    return samples, cpu
+
+
+def measure_processes(
+    commands: dict[str, tuple[list[str], dict[str, str]]], runs: int, warmup: int, rounds: int
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Wall-clock ms of whole processes: `hyperfine -N` (no shell) when installed, else a perf_counter loop
+    around subprocess.run. The commands take turns in `rounds` rounds of runs/rounds each, so a load that
+    comes and goes on the machine falls on all of them alike; warm-ups run in the first round only.
+    Returns the wall-clock samples and the CPU-time (user + system) samples."""
+    hyperfine = shutil.which("hyperfine")
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
+    per_round = max(1, runs // rounds)
+    for index in range(rounds):
+        for name, (argv, env) in commands.items():
+            first = warmup if index == 0 else 0
+            if hyperfine:
+                wall, used = _hyperfine_once(hyperfine, argv, per_round, first, env)
+            else:
+                wall, used = _loop_once(argv, per_round, first, env)
+            samples[name] += wall
+            cpu[name] += used
+    return samples, cpu
+
+
+def measure_loop(argvs: list[list[str]], runs: int, env: dict[str, str]) -> list[float]:
+    """Wall-clock ms of running every command of `argvs` one after another (a CI loop), `runs` times."""
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for argv in argvs:
+            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def import_profile(argv: list[str], top: int = 10) -> tuple[list[tuple[int, str]], set[str]]:
+    """`python -X importtime` of a command: the costliest imports (cumulative µs, once per name) and all
+    modules imported."""
+    done = subprocess.run([PYTHON, "-X", "importtime", *argv], capture_output=True, text=True, env=child_env())
+    best: dict[str, int] = {}
+    for line in done.stderr.splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        _self, cumulative, name = (part for part in line[len("import time:"):].split("|"))
+        name = name.strip()
+        best[name] = max(best.get(name, 0), int(cumulative))
+    costs = sorted(((micros, name) for name, micros in best.items()), reverse=True)
+    return costs[:top], set(best)
+
+
+class ProcessResults(NamedTuple):
+    rows: list[Row]
+    commands: list[str]  # each measured command, for the report
+    tools_problem: str | None  # why the other tools were not measured (None when they were)
+    slowest_imports: list[tuple[int, str]]  # of `albedo-skills check`: (cumulative µs, module)
+
+
+def process_rows(tree: generate.Tree, quick: bool, no_tools: bool) -> ProcessResults:
+    """The process group of the table, on the 128-skill tree."""
+    rows: list[Row] = []
+    log("whole processes")
+    group = "process"
+    proc_runs, proc_warmup, rounds = (6, 1, 2) if quick else (30, 3, 5)
+    skill_dirs = [os.path.dirname(path) for path in tree.workspace_skills + tree.home_skills]
+    env = child_env()
+    ours_argv = [ALBEDO_CHECK, "check", tree.workspace, "--home", tree.home]
+    commands: list[str] = [f"ours: `{shlex.join(ours_argv)}`"]
+    measured: dict[str, tuple[list[str], dict[str, str]]] = {
+        "pass": ([PYTHON, "-c", "pass"], env),
+        "ours": (ours_argv, env),
+        "ours-nopyc": (ours_argv, child_env(bytecode=False)),
+    }
+    installed_problem = ensure_installed_ours()
+    if installed_problem is None:
+        installed_argv = [os.path.join(OURS_VENV, "bin", "albedo-skills"), *ours_argv[1:]]
+        measured["installed"] = (installed_argv, env)
+        commands.append(f"ours, installed: `{shlex.join(installed_argv)}`")
+    else:
+        log(installed_problem)
+    tools_problem = None if not no_tools else "skipped (--no-tools)"
+    if tools_problem is None:
+        tools_problem = ensure_tools()
+    code = ("import sys\nfrom pathlib import Path\nfrom skills_ref import validate\n"
+            "problems = [validate(Path(d)) for d in sys.argv[1:]]\nsys.exit(1 if any(problems) else 0)")
+    if tools_problem is None:
+        agnix_argv = [tools_bin("agnix"), tree.workspace, tree.home]
+        measured["agnix"] = (agnix_argv, env)
+        measured["api"] = ([tools_bin("python"), "-c", code, *skill_dirs], env)
+        commands += [
+            f"agnix: `{shlex.join(agnix_argv)}`",
+            f"skills-ref API: `{shlex.join([tools_bin('python'), '-c', code.replace(chr(10), '; ')])} DIR1 … DIR128`",
+            f"skills-ref CLI: `for d in DIR1 … DIR128; do {tools_bin('agentskills')} validate \"$d\"; done`",
+        ]
+    timings, cpu_times = measure_processes(measured, proc_runs, proc_warmup, rounds)
+    editable = Row(group, "`albedo-skills check WS --home HOME` (128 skills), editable install", timings["ours"])
+    ours = editable
+    rows += [
+        Row(group, "`python -c pass` (same interpreter; context)", timings["pass"]),
+        editable,
+        Row(group, "`albedo-skills check`, no bytecode cache (PYTHONDONTWRITEBYTECODE=1; context)", timings["ours-nopyc"],
+            note="editable install: the project's modules compile at every start"),
+    ]
+    if "installed" in timings:
+        # the ratios compare what users run: a regular install, with no editable import hook
+        ours = Row(group, "`albedo-skills check WS --home HOME` (128 skills), regular install (`pip install .`)",
+                   timings["installed"])
+        rows.append(ours)
+    if tools_problem is None:
+        agnix = Row(group, "`agnix WS HOME` (128 skills)", timings["agnix"])
+        api = Row(group, "skills-ref API: `python -c` import + `validate()` × 128", timings["api"])
+        loop_runs = 1 if quick else 3
+        cli_argvs = [[tools_bin("agentskills"), "validate", folder] for folder in skill_dirs]
+        log(f"skills-ref CLI: 128 processes × {loop_runs}")
+        cli = Row(group, "skills-ref CLI: `agentskills validate DIR`, 128 processes in a loop",
+                  measure_loop(cli_argvs, loop_runs, env), note="it takes one SKILL_PATH per invocation")
+        rows += [agnix, api, cli]
+        rows.append(ratio_row(group, "`albedo-skills check` / agnix, wall", ours, agnix, 0.5))
+        api_ratio = ratio_row(group, "`albedo-skills check` / skills-ref API, wall", ours, api, 0.25)
+        if api.median:
+            api_ratio.note = f"goal ≈ {0.25 * api.median:.0f} ms here"
+        rows.append(api_ratio)
+        ours_key = "installed" if "installed" in cpu_times else "ours"
+        cpu_rows = {key: Row(group, f"CPU (user + system) of {label}", cpu_times[key])
+                    for key, label in ((ours_key, "`albedo-skills check`"), ("agnix", "agnix"), ("api", "the skills-ref API run"))}
+        rows += list(cpu_rows.values())
+        rows.append(ratio_row(group, "`albedo-skills check` / agnix, CPU", cpu_rows[ours_key], cpu_rows["agnix"], 0.5))
+        rows.append(ratio_row(group, "`albedo-skills check` / skills-ref API, CPU", cpu_rows[ours_key], cpu_rows["api"], 0.25))
+        rows.append(ratio_row(group, "`albedo-skills check` / skills-ref CLI loop", ours, cli, None, note="context"))
+    else:
+        rows.append(Row(group, "agnix / skills-ref", value="n/a", note=tools_problem.splitlines()[-1][:120]))
+
+    # the command line must stay free of LSP imports
+    top, modules = import_profile([ALBEDO_CHECK, "check", tree.workspace, "--home", tree.home])
+    lsp_leak = sorted(name for name in modules if name.split(".")[0] in ("pygls", "lsprotocol", "cattrs", "attrs"))
+    rows.append(Row("process", "`albedo-skills check` imports pygls/lsprotocol?", value="yes" if lsp_leak else "no",
+                    goal="no", met=not lsp_leak, note=", ".join(lsp_leak[:5])))
+    return ProcessResults(rows, commands, tools_problem, top)

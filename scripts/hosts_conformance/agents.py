@@ -1,0 +1,118 @@
+"""The runnable agents at pinned versions, and their install into a cache outside the clone.
+
+The versions are the ones `../shared/research/host-oracles.md` ran (npm `latest` on 2026-12-01). Each lives
+in `~/.cache/albedo-skills-ls/agents-<id>-<version>` (or under `$ALBEDO_AGENTS_CACHE`), installed once by
+npm into a `.part` folder that is renamed only when the agent answers `--version` with the pinned version,
+so a half-finished install is never taken for a cached one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from typing import NamedTuple
+
+INSTALL_TIMEOUT_SECONDS = 600
+
+
+class Agent(NamedTuple):
+    id: str  # the host id of `albedo-skills hosts`
+    package: str  # npm package
+    version: str  # pinned
+    bin: str  # the command npm links into node_modules/.bin
+
+    @property
+    def cache_dir(self) -> str:
+        base = os.environ.get("ALBEDO_AGENTS_CACHE") or os.path.join(
+            os.path.expanduser("~"), ".cache", "albedo-skills-ls")
+        return os.path.join(base, f"agents-{self.id}-{self.version}")
+
+    @property
+    def executable(self) -> str:
+        return os.path.join(self.cache_dir, "node_modules", ".bin", self.bin)
+
+
+AGENTS: tuple[Agent, ...] = (
+    Agent("codex", "@openai/codex", "0.171.0", "codex"),
+    Agent("claude-code", "@anthropic-ai/claude-code", "2.1.197", "claude"),
+    Agent("gemini-cli", "@google/gemini-cli", "0.61.0", "gemini"),
+    Agent("opencode", "opencode-ai", "1.18.33", "opencode"),
+    Agent("copilot-cli", "@github/copilot", "1.0.102", "copilot"),
+)
+BY_ID = {agent.id: agent for agent in AGENTS}
+
+
+def answers_version(agent: Agent, root: str | None = None) -> bool:
+    """True when the installed command runs and names the pinned version."""
+    executable = agent.executable if root is None else os.path.join(root, "node_modules", ".bin", agent.bin)
+    if not os.access(executable, os.X_OK):
+        return False
+    try:
+        done = subprocess.run([executable, "--version"], capture_output=True, text=True, timeout=60,
+                              env=dict(os.environ, DO_NOT_TRACK="1", CI="true"), stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return agent.version in done.stdout
+
+
+REGISTRY_PING_SECONDS = 30
+
+
+def registry_reachable() -> str | None:
+    """None when npm can reach its registry, else why not (asked once, before any install: offline, npm
+    would retry each package for a long while)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return "npm is not on PATH"
+    try:
+        done = subprocess.run([npm, "ping", "--fetch-retries=0"], capture_output=True, text=True,
+                              timeout=REGISTRY_PING_SECONDS, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return f"npm ping gave no answer in {REGISTRY_PING_SECONDS} s"
+    if done.returncode != 0:
+        said = [line.strip() for line in (done.stderr or done.stdout).splitlines()
+                if "request to" in line or "reason:" in line]
+        return "the npm registry cannot be reached" + (f" ({said[-1].removeprefix('npm error ')})" if said else "")
+    return None
+
+
+class Installed(NamedTuple):
+    agent: Agent
+    ok: bool
+    seconds: float  # 0 when it was already cached
+    note: str  # why not, when not ok; "cached" or "installed" otherwise
+
+
+def ensure(agent: Agent, install: bool = True, offline: str | None = None) -> Installed:
+    """The cached agent, installing it from npm first when it is missing and `install` is set (`offline`:
+    why the registry cannot be reached, when it cannot)."""
+    if answers_version(agent):
+        return Installed(agent, True, 0.0, "cached")
+    if not install:
+        return Installed(agent, False, 0.0, f"not cached in {agent.cache_dir}")
+    if offline is not None:
+        return Installed(agent, False, 0.0, "not cached; offline, npm cannot install it")
+    npm = shutil.which("npm")
+    if npm is None:
+        return Installed(agent, False, 0.0, "npm is not on PATH")
+    part = agent.cache_dir + ".part"
+    shutil.rmtree(part, ignore_errors=True)
+    started = time.monotonic()
+    try:
+        done = subprocess.run(
+            [npm, "install", "--prefix", part, "--no-audit", "--no-fund", "--loglevel=error",
+             f"{agent.package}@{agent.version}"],
+            capture_output=True, text=True, timeout=INSTALL_TIMEOUT_SECONDS, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        shutil.rmtree(part, ignore_errors=True)
+        return Installed(agent, False, time.monotonic() - started, "npm install timed out")
+    seconds = time.monotonic() - started
+    if done.returncode != 0 or not answers_version(agent, part):
+        shutil.rmtree(part, ignore_errors=True)
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["the agent did not answer --version"]
+        return Installed(agent, False, seconds, f"npm install {agent.package}@{agent.version} failed: {tail[0]}")
+    shutil.rmtree(agent.cache_dir, ignore_errors=True)
+    os.rename(part, agent.cache_dir)
+    return Installed(agent, True, seconds, "installed")

@@ -1,0 +1,117 @@
+"""Agreement between the agents' own answers and the project's verdict, per agent, with each disagreement.
+
+A file agrees when both say it loads under the same name, or both say it does not. Where an agent's runs
+gave different answers (OpenCode's winner for a name found twice), the project must say "not
+deterministic"; it may say so of a file whose runs all agreed only when the recorded observations of the
+same version saw that file vary.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from . import fixture
+from .verdict import says_not_deterministic
+
+WHY = {case.path: case.why for case in fixture.cases()}
+
+
+class Disagreement(NamedTuple):
+    host: str
+    path: str
+    agent: str  # what the agent did
+    project: str  # what the project says
+    said: str | None  # the agent's own words, when it printed any
+
+    def line(self) -> str:
+        case = f" [{WHY[self.path]}]" if self.path in WHY else ""
+        words = f"; the agent said: {self.said}" if self.said else ""
+        return f"  {self.host}: {self.path}{case}\n    agent: {self.agent}; project: {self.project}{words}"
+
+
+class Agreement(NamedTuple):
+    host: str
+    version: str
+    agreed: int
+    total: int
+    disagreements: list[Disagreement]
+
+
+def _show(outcome: dict) -> str:
+    return f"loads as `{outcome['name']}`" if outcome["loads"] else "does not load it"
+
+
+def _project(verdict: dict) -> str:
+    shown = _show(verdict)
+    return f"{shown} ({verdict['reason']})" if verdict.get("reason") else shown
+
+
+def compare_host(host: str, observed: dict, verdicts: dict, varied_before: set[str] = frozenset(),
+                 unstable_agent: bool = False) -> Agreement:
+    """`observed` is one agent's observation (observe.py); `verdicts` the project's skills for that host.
+    `unstable_agent`: the recorded runs showed this agent's choice between copies varying (on other files):
+    over a tree with no recording of its own, a "not deterministic" file agrees with any one outcome the
+    project allows (that copy loading under its name, or not loading)."""
+    disagreements: list[Disagreement] = []
+    skills = observed["skills"]
+    for path, seen in skills.items():
+        verdict = verdicts.get(path)
+        said = seen.get("said")
+        if verdict is None:
+            disagreements.append(Disagreement(host, path, _agent(seen), "has no verdict for this file", said))
+            continue
+        nondeterministic = says_not_deterministic(verdict)
+        if "outcomes" in seen:
+            if not nondeterministic:
+                disagreements.append(Disagreement(host, path, _agent(seen), _project(verdict), said))
+        elif nondeterministic:
+            if path not in varied_before and not (unstable_agent and _one_of_the_copies(seen, verdict)):
+                disagreements.append(Disagreement(
+                    host, path, f"{_show(seen)} in every run", _project(verdict), said))
+        elif seen["loads"] != verdict["loads"] or (seen["loads"] and seen["name"] != verdict["name"]):
+            disagreements.append(Disagreement(host, path, _agent(seen), _project(verdict), said))
+    for path in sorted(set(verdicts) - set(skills)):
+        disagreements.append(Disagreement(host, path, "(not a file of the tree)", _project(verdicts[path]), None))
+    total = len(skills)
+    return Agreement(host, observed["version"], total - len(disagreements), total, disagreements)
+
+
+def _one_of_the_copies(seen: dict, verdict: dict) -> bool:
+    return not seen["loads"] or seen["name"] == verdict["name"]
+
+
+def _agent(seen: dict) -> str:
+    if "outcomes" in seen:
+        return "varies between runs: " + " / ".join(_show(outcome) for outcome in seen["outcomes"])
+    return _show(seen)
+
+
+def varied_paths(observed: dict) -> set[str]:
+    return {path for path, seen in observed["skills"].items() if "outcomes" in seen}
+
+
+def compare_all(observations: dict, project: dict, recorded: dict | None = None,
+                same_tree: bool = True) -> list[Agreement]:
+    """Every agent of `observations` against the project. `recorded` (same versions) lends its evidence of
+    answers that vary: for the same files when `same_tree`, else as "this agent's choice varies"."""
+    found = []
+    for host, observed in observations["agents"].items():
+        before: set[str] = set()
+        if recorded is not None:
+            old = recorded["agents"].get(host)
+            if old is not None and old["version"] == observed["version"]:
+                before = varied_paths(old)
+        found.append(compare_host(host, observed, project[host]["skills"],
+                                  (before if same_tree else set()) | varied_paths(observed),
+                                  unstable_agent=not same_tree and bool(before)))
+    return found
+
+
+def report(agreements: list[Agreement]) -> str:
+    lines = []
+    for each in agreements:
+        share = 100.0 * each.agreed / each.total if each.total else 100.0
+        lines.append(f"{each.host} {each.version}: {each.agreed}/{each.total} files agree ({share:.1f}%)")
+    for each in agreements:
+        lines += [disagreement.line() for disagreement in each.disagreements]
+    return "\n".join(lines)

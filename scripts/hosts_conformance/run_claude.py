@@ -1,0 +1,111 @@
+"""Claude Code: `claude -p --output-format stream-json` against a fake Anthropic model on 127.0.0.1.
+
+Claude prints nothing about the skills it skips, and its init event leaves out the skills whose description
+it made up, so the answer is read from what it sends the model: the list after "The following skills are
+available for use with the Skill tool:" (`- <name>: <description>` lines). Those are names, not paths: a
+name is the skill's folder (Claude names the command after it), looked up in the two roots Claude reads,
+the copy picked by its description when the name is in both; a name that is no folder's (a plugin's
+`plugin:skill`) is the file under a Claude root whose description it shows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from . import sandbox
+from .agents import Agent
+from .fake_model import FakeAnthropic
+from .seen import Seen, loaded
+from .tree import PathMap, Tree
+
+LIST_HEADER = "The following skills are available for use with the Skill tool:"
+NOT_A_KEY = "sk-ant-conformance-not-a-key"  # any string: it only skips the login screen
+
+
+def _texts(value: object):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for inner in value.values():
+            yield from _texts(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _texts(inner)
+
+
+def skill_list(request: dict) -> list[tuple[str, str]]:
+    """(name, description) of each skill the request shows the model, in its order. A description that
+    runs over several lines keeps only its first (enough to tell two copies apart)."""
+    for text in _texts(request):
+        if LIST_HEADER not in text:
+            continue
+        listed = []
+        for line in text.split(LIST_HEADER, 1)[1].splitlines():
+            if not line.strip():
+                if listed:
+                    break
+                continue
+            if line.startswith("- "):
+                name, _, description = line[2:].partition(": ")
+                listed.append((name.strip(), description.strip()))
+        return listed
+    return []
+
+
+def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
+    roots = [os.path.join(tree.home, ".claude", "skills"), os.path.join(tree.project, ".claude", "skills")]
+    with FakeAnthropic() as fake:
+        env = sandbox.agent_env(tree.home, {
+            "ANTHROPIC_API_KEY": NOT_A_KEY, "ANTHROPIC_BASE_URL": fake.url, "DISABLE_AUTOUPDATER": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
+            "DISABLE_ERROR_REPORTING": "1"})
+        ran = sandbox.run([agent.executable, "-p", "--output-format", "stream-json", "--verbose",
+                           "--no-session-persistence", "hi"], env, tree.project, scratch)
+        requests = list(fake.requests)
+    listed = next((found for found in map(skill_list, requests) if found), None)
+    if listed is None:
+        raise RuntimeError(ran.failed("claude -p (no skill list reached the fake model)"))
+    seen: Seen = {}
+    taken: set[str] = set()
+    for name, description in listed:
+        candidates = [path for path in (paths.file(os.path.join(root, name, "SKILL.md")) for root in roots)
+                      if path is not None and path not in taken]
+        described = [path for path in candidates if _describes(tree, path, description)]
+        if not candidates:
+            if ":" not in name:
+                continue  # one of Claude's built-ins (`claude-api` shares its description with a public skill)
+            # A plugin's skill (`plugin:skill`): the file under a Claude root whose description it shows.
+            described = [path for path in paths.known - taken if _under_any(tree, path, roots)
+                         and _describes(tree, path, description)]
+            if len(described) != 1:
+                continue
+        chosen = (described or candidates)[0]  # user root first: the order Claude lists them in
+        taken.add(chosen)
+        loaded(seen, chosen, name)
+    return seen
+
+
+def _under_any(tree: Tree, rel: str, roots: list[str]) -> bool:
+    path = os.path.join(tree.base, rel)
+    return any(path.startswith(root + os.sep) for root in roots)
+
+
+def _describes(tree: Tree, rel: str, description: str) -> bool:
+    try:
+        with open(os.path.join(tree.base, rel), encoding="utf-8", errors="replace") as skill:
+            return bool(description) and description[:60] in skill.read()
+    except OSError:
+        return False
+
+
+def init_event(stdout: str) -> dict:
+    """The first stream-json event (names of skills and slash commands), for diagnosis."""
+    for line in stdout.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if event.get("type") == "system" and event.get("subtype") == "init":
+            return event
+    return {}

@@ -1,0 +1,78 @@
+"""Codex: its `app-server` JSON-RPC `skills/list`, which gives each loaded skill and each refusal
+(`errors[]`, with path and message). No login or key is needed; `CODEX_HOME` must exist."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import time
+
+from . import sandbox
+from .agents import Agent
+from .seen import Seen, loaded, refused
+from .tree import PathMap, Tree
+
+
+def _requests(project: str) -> str:
+    messages = [
+        {"id": 1, "method": "initialize", "params": {"clientInfo": {"name": "albedo-conformance", "version": "0"}}},
+        {"method": "initialized"},
+        {"id": 2, "method": "skills/list", "params": {"cwds": [project], "forceReload": True}},
+    ]
+    return "".join(json.dumps(message) + "\n" for message in messages)
+
+
+def _ask(agent: Agent, env: dict[str, str], project: str, scratch: str) -> dict:
+    """Send the requests and read answers until `skills/list` is answered (closing stdin first would end
+    the server before it answers)."""
+    with open(os.path.join(scratch, "stderr"), "wb") as err:
+        server = subprocess.Popen([agent.executable, "app-server"], env=env, cwd=project, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=err)
+    assert server.stdin is not None and server.stdout is not None
+    deadline = time.monotonic() + sandbox.AGENT_TIMEOUT_SECONDS
+    try:
+        server.stdin.write(_requests(project).encode())
+        server.stdin.flush()
+        buffer = b""
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([server.stdout], [], [], deadline - time.monotonic())
+            if not ready:
+                break
+            chunk = os.read(server.stdout.fileno(), 1 << 16)
+            if not chunk:
+                break
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue
+                if message.get("id") == 2:
+                    return message
+    finally:
+        server.stdin.close()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    with open(os.path.join(scratch, "stderr"), encoding="utf-8", errors="replace") as err:
+        raise RuntimeError(f"codex app-server gave no answer to skills/list: {err.read()[-800:]}")
+
+
+def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
+    codex_home = os.path.join(tree.home, ".codex")
+    os.makedirs(codex_home, exist_ok=True)
+    env = sandbox.agent_env(tree.home, {"CODEX_HOME": codex_home, "RUST_LOG": "error"})
+    answer = _ask(agent, env, tree.project, scratch)
+    seen: Seen = {}
+    for listing in answer["result"]["data"]:
+        for skill in listing["skills"]:
+            if skill.get("enabled", True):
+                loaded(seen, paths.file(skill["path"]), skill["name"])
+        for error in listing["errors"]:
+            refused(seen, paths.file(error["path"]), error["message"])
+    return seen

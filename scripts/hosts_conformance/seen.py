@@ -1,0 +1,35 @@
+"""What one agent run reported about the tree's files: loaded (under a name) or refused (with its words)."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+
+class Entry(TypedDict):
+    loads: bool
+    name: str | None
+    said: str | None  # the agent's own message about the file (a refusal, a warning), when it printed one
+
+
+Seen = dict  # inventory path -> Entry
+
+
+def loaded(seen: Seen, rel: str | None, name: str, said: str | None = None) -> None:
+    if rel is not None:
+        seen[rel] = Entry(loads=True, name=name, said=said)
+
+
+def refused(seen: Seen, rel: str | None, said: str) -> None:
+    if rel is not None and rel not in seen:
+        seen[rel] = Entry(loads=False, name=None, said=said)
+
+
+def note(seen: Seen, rel: str | None, said: str) -> None:
+    """Attach a message (e.g. a conflict warning) to a file, whatever the agent did with it."""
+    if rel is None:
+        return
+    entry = seen.setdefault(rel, Entry(loads=False, name=None, said=None))
+    if not entry["said"]:
+        entry["said"] = said
+    elif said not in entry["said"].split("; "):  # agents repeat a warning for every lookup
+        entry["said"] = f"{entry['said']}; {said}"

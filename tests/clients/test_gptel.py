@@ -1,0 +1,367 @@
+"""gptel, the real one at its pinned commit, in Emacs 28 (`emacs -nw`) driven by keystrokes in tmux.
+
+A person's init (tests/clients/gptel_init.el) loads albedo-skills-gptel.el and points a gptel
+OpenAI-compatible backend at `FakeModel` on 127.0.0.1. Everything after that is typed: `M-x gptel`,
+`M-x albedo-skills-gptel-connect` (eglot starts this server for the workspace), `/de` and M-TAB to complete,
+the arguments, `C-c RET` to send. The tests assert what the screen shows (the chat keeps what was typed, the
+one message) and what the model received (the activation block, parsed back). Every wait is on an event:
+the shared tmux `Screen` (tmux_screen.py) reads the screen again at each output of the terminal, and the fake
+model reports each request; the guards only turn a hang into a failure. Emacs, tmux, eglot, markdown-mode and compat come from Debian (scripts/test.sh);
+these tests never skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fake_model import FakeModel
+from pinned import plugin_dir
+from tmux_screen import Screen
+
+from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN, parse_activation_input
+
+REPO = Path(__file__).resolve().parents[2]
+INIT = Path(__file__).with_name("gptel_init.el")
+ELPA = Path("/usr/share/emacs/site-lisp/elpa")
+REPLY = "Noted by the fake model."
+HANG_GUARD_SECONDS = 120  # for one batch Emacs run
+
+
+def elpa_package(name: str) -> str:
+    found = sorted(ELPA.glob(f"{name}-[0-9]*"))
+    if not found:
+        pytest.fail(f"{name} is not installed: `apt-get install elpa-{name}` (scripts/test.sh does)")
+    return str(found[-1])
+
+
+def required_program(name: str, package: str) -> str:
+    found = shutil.which(name)
+    if not found:
+        pytest.fail(f"{name} is not installed: `apt-get install {package}` (scripts/test.sh does)")
+    return found
+
+
+def load_path() -> list[str]:
+    return [str(REPO), elpa_package("eglot"), elpa_package("compat"), elpa_package("markdown-mode"),
+            str(plugin_dir("gptel"))]
+
+
+class Terminal(Screen):
+    """Emacs in the shared tmux `Screen` (tests/clients/tmux_screen.py), with what this test adds."""
+
+    def command(self, name: str) -> None:
+        """M-x NAME RET, as typed."""
+        self.keys("M-x")
+        self.type(name)
+        self.keys("Enter")
+
+    def wait_for_text(self, text: str) -> str:
+        return self.wait_for(lambda screen: text in screen, repr(text))
+
+    def program_pid(self) -> int:
+        return int(self.run("display-message", "-p", "-t", self.target, "#{pane_pid}"))
+
+
+def child_pid(parent: int, program: str) -> int:
+    """The one child process of PARENT running PROGRAM (compared by file name: the path may be resolved)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            command = (entry / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+        except OSError:
+            continue
+        if ppid == parent and os.path.basename(command) == os.path.basename(program):
+            found.append(int(entry.name))
+    assert len(found) == 1, f"children of {parent} running {program}: {found}"
+    return found[0]
+
+
+def lines(screen: str) -> list[str]:
+    return [line.rstrip() for line in screen.splitlines()]
+
+
+def last_user_text(request: dict) -> str:
+    return [m for m in request["messages"] if m["role"] == "user"][-1]["content"]
+
+
+def user_texts(request: dict) -> list[str]:
+    return [m["content"] for m in request["messages"] if m["role"] == "user"]
+
+
+def write_skill(ws: Path, name: str, description: str, body: str) -> Path:
+    path = ws / f".albedo/skills/{name}/SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nname: {name}\ndescription: {description}\n---\n{body}", encoding="utf-8")
+    return path
+
+
+def write_demo(ws: Path, description: str, body: str) -> Path:
+    return write_skill(ws, "demo", description, body)
+
+
+def replied(typed: str):
+    """Below the last `### TYPED` the screen shows the reply, then gptel's next empty prompt: the response
+    is complete. (The chat scrolls as it grows; the latest turn stays in view.)"""
+    def holds(screen: str) -> bool:
+        shown = lines(screen)
+        turns = [index for index, line in enumerate(shown) if line == f"### {typed}"]
+        replies = [index for index, line in enumerate(shown) if REPLY in line and turns and index > turns[-1]]
+        return bool(replies) and "###" in shown[replies[0]:]
+    return holds
+
+
+def send_turn(term: Terminal, model: FakeModel, seen: dict, text: str, replies_before: int) -> dict:
+    """At the chat's end type TEXT, C-c RET; the request the model received, once the reply is complete.
+    The screen then is kept in seen["shown"][TEXT]."""
+    term.keys("M->")
+    term.type(text)
+    term.keys("C-c", "Enter")
+    request = model.wait_for(replies_before + 1)[replies_before]
+    seen["shown"][text] = term.wait_for(replied(text), f"the reply to {text!r} and the next prompt")
+    return request
+
+
+@pytest.fixture(scope="module")
+def chat(tmp_path_factory):
+    """One gptel session, typed from start to end; what the screen showed and what the model received."""
+    emacs = required_program("emacs", "emacs-nox")
+    base = tmp_path_factory.mktemp("gptel")
+    ws, home = base / "ws", base / "home"
+    skill = write_demo(ws, "Merges files the way the demo says.", "# Demo\n\nMerge the files named.\n")
+    home.mkdir()
+    seen: dict = {"shown": {}}
+    with FakeModel(reply=REPLY) as model:
+        params = {
+            "load_path": load_path(),
+            # Through a shell that waits on it: the test can stop the server (SIGSTOP) while Emacs's
+            # own child, the shell, still runs, as a server that hangs would look to Emacs.
+            "cmd": ["sh", "-c", '"$@"; exit $?', "sh",
+                    sys.executable, "-m", "albedo_skills_ls", "--log-file", str(base / "server.log")],
+            "host": model.base_url.removeprefix("http://"),
+        }
+        (base / "params.json").write_text(json.dumps(params), encoding="utf-8")
+        pythonpath = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+        term = Terminal(base, [emacs, "-nw", "-Q", "-l", str(INIT)], cwd=ws,
+                        env={"HOME": str(home), "ALBEDO_GPTEL_PARAMS": str(base / "params.json"),
+                             "PYTHONPATH": pythonpath, "TERM": "xterm-256color"})
+        try:
+            term.wait_for_text("*scratch*")
+            term.command("gptel")
+            term.wait_for_text("Create or choose gptel buffer")
+            term.keys("Enter")
+            term.wait_for_text("Send your query with C-c RET")
+            term.keys("C-x", "1")  # the chat alone on the screen
+            term.command("albedo-skills-gptel-connect")
+            term.wait_for_text("[eglot] Connected!")
+
+            # 1. complete `/de`, type the arguments, send
+            term.type("/de")
+            term.keys("Escape", "Tab")
+            seen["completed"] = term.wait_for(lambda s: "### /demo" in lines(s), "### /demo")
+            term.type(" merge these files")
+            term.keys("C-c", "Enter")
+            seen["first"] = model.wait_for(1)[0]
+            seen["first_screen"] = seen["shown"]["/demo merge these files"] = term.wait_for(
+                replied("/demo merge these files"), "the first reply and the next prompt")
+
+            # 2. a second turn; 3. an unknown command; 4. a built-in of Albedo's own client
+            seen["second"] = send_turn(term, model, seen, "and again", 1)
+            seen["unknown"] = send_turn(term, model, seen, "/nosuch thing", 2)
+            seen["builtin"] = send_turn(term, model, seen, "/help me", 3)
+            # 5. arguments holding the closing delimiter, quotes and a backslash
+            seen["delimiter_arguments"] = f'keep {ACTIVATION_CLOSE} and "this" \\ too'
+            seen["delimiter"] = send_turn(term, model, seen, "/demo " + seen["delimiter_arguments"], 4)
+
+            # 6. the skill changes on disk (autoReload is off in the init): the send stops, saying why;
+            #    after M-x albedo-skills-gptel-reload the same turn is sent with the new instructions,
+            #    and a skill added meanwhile is known (the catalog kept between sends was renewed)
+            write_demo(ws, "Merges files another way.", "# Demo\n\nMerge them the new way.\n")
+            write_skill(ws, "fresh", "Starts afresh.", "# Fresh\n\nStart again.\n")
+            term.keys("M->")
+            term.type("/demo after the edit")
+            term.keys("C-c", "Enter")
+            seen["refused_screen"] = term.wait_for_text("was not sent")
+            term.command("albedo-skills-gptel-reload")
+            term.wait_for_text("skills reloaded")
+            term.keys("C-c", "Enter")
+            seen["resent"] = model.wait_for(6)[5]
+            seen["shown"]["/demo after the edit"] = term.wait_for(replied("/demo after the edit"),
+                                                                  "the reply to the resend")
+            seen["added"] = send_turn(term, model, seen, "/fresh start", 6)
+
+            # 7. the server does not answer in time (stopped by SIGSTOP): the turn goes as typed after
+            #    albedo-skills-gptel-timeout, one message says why; once it runs again, so do activations
+            server = child_pid(child_pid(term.program_pid(), "sh"), sys.executable)
+            os.kill(server, signal.SIGSTOP)
+            try:
+                seen["late"] = send_turn(term, model, seen, "/demo paused", 7)
+                seen["late_screen"] = term.wait_for_text("did not answer within")
+            finally:
+                os.kill(server, signal.SIGCONT)
+            seen["resumed"] = send_turn(term, model, seen, "/demo resumed", 8)
+
+            # 8. the server stopped: the typed text goes, one message says why
+            # eglot-shutdown-all returns once the server is gone, and Emacs reads the next keys only then
+            term.command("eglot-shutdown-all")
+            seen["offline"] = send_turn(term, model, seen, "/demo offline", 9)
+            seen["offline_screen"] = term.wait_for_text("no albedo-skills-ls server runs")
+            # the *Messages* buffer, alone on the screen, at its end
+            term.keys("C-x", "b")
+            term.type("*Messages*")
+            term.keys("Enter", "C-x", "1", "M->")
+            seen["messages_screen"] = term.wait_for(lambda s: "(Messages)" in s, "*Messages*")
+            seen["requests"] = list(model.requests)
+        finally:
+            seen["server_log"] = (base / "server.log").read_text(errors="replace") if (base / "server.log").exists() else ""
+            term.close()
+    seen["skill"] = str(skill)
+    return seen
+
+
+def activation(request: dict, index: int = -1) -> dict:
+    text = user_texts(request)[index]
+    assert text.count(ACTIVATION_OPEN) == 1 and text.count(ACTIVATION_CLOSE) == 1, text
+    return parse_activation_input(text)
+
+
+def test_completion_then_send_keeps_the_typed_text_and_sends_the_activation(chat):
+    assert "### /demo" in lines(chat["completed"])
+    assert "### /demo merge these files" in lines(chat["first_screen"])
+    assert ACTIVATION_OPEN not in chat["first_screen"]
+    (text,) = user_texts(chat["first"])
+    assert text.startswith("The user activated the skill `demo` with /demo.")
+    payload = activation(chat["first"])
+    assert payload == {"name": "demo", "source": chat["skill"], "arguments": "merge these files",
+                       "instructions": "# Demo\n\nMerge the files named.\n"}
+
+
+def test_a_later_turn_still_carries_the_first_activation(chat):
+    first, second = user_texts(chat["second"])
+    assert activation(chat["second"], 0)["arguments"] == "merge these files"
+    assert second == "and again"
+    assert [m["role"] for m in chat["second"]["messages"] if m["role"] != "system"] == ["user", "assistant", "user"]
+
+
+def test_unknown_commands_and_albedo_builtins_go_as_typed(chat):
+    assert last_user_text(chat["unknown"]) == "/nosuch thing"
+    assert last_user_text(chat["builtin"]) == "/help me"
+    assert activation(chat["builtin"], 0)["arguments"] == "merge these files"
+
+
+def test_arguments_holding_the_closing_delimiter_stay_inside_one_block(chat):
+    payload = activation(chat["delimiter"])
+    assert payload["arguments"] == chat["delimiter_arguments"]
+    every = "\n".join(user_texts(chat["delimiter"]))
+    assert every.count(ACTIVATION_OPEN) == 2  # the first turn's and this one's, nothing more
+
+
+def test_a_skill_changed_on_disk_stops_the_send_until_reloaded(chat):
+    assert "/demo was not sent" in chat["refused_screen"]
+    assert "albedo-skills-gptel-reload" in chat["refused_screen"]
+    # the sixth request is the resend: the refused send never reached the model
+    payload = activation(chat["resent"])
+    assert payload["arguments"] == "after the edit"
+    assert payload["instructions"] == "# Demo\n\nMerge them the new way.\n"
+
+
+def test_a_skill_added_before_a_reload_is_rewritten_after_it(chat):
+    payload = activation(chat["added"])
+    assert (payload["name"], payload["arguments"]) == ("fresh", "start")
+
+
+def test_a_server_that_does_not_answer_in_time_lets_the_turn_go_as_typed_with_one_message(chat):
+    assert last_user_text(chat["late"]) == "/demo paused"
+    assert user_texts(chat["late"])[0] == "/demo merge these files"  # the whole send as typed, no partial rewrite
+    assert not any(ACTIVATION_OPEN in text for text in user_texts(chat["late"]))
+    said = [line for line in lines(chat["messages_screen"]) if "did not answer within 1 s" in line]
+    assert len(said) == 1, chat["messages_screen"]
+    assert "/demo went as typed" in said[0]
+    resumed = user_texts(chat["resumed"])
+    assert parse_activation_input(resumed[-1])["arguments"] == "resumed"
+    assert parse_activation_input(resumed[-2])["arguments"] == "paused"  # history is rewritten again
+
+
+def test_with_the_server_stopped_the_typed_text_goes_and_one_message_says_why(chat):
+    assert user_texts(chat["offline"])[0] == "/demo merge these files"
+    assert last_user_text(chat["offline"]) == "/demo offline"
+    assert not any(ACTIVATION_OPEN in text for text in user_texts(chat["offline"]))
+    said = [line for line in lines(chat["messages_screen"]) if "no albedo-skills-ls server runs" in line]
+    assert len(said) == 1, chat["messages_screen"]
+    assert "went as typed" in said[0]
+    assert len(chat["requests"]) == 10
+
+
+def test_the_chat_shows_every_turn_as_typed(chat):
+    """After each reply the screen shows the turn as it was typed, and never an activation."""
+    typed = ["/demo merge these files", "and again", "/nosuch thing", "/help me",
+             "/demo " + chat["delimiter_arguments"], "/demo after the edit", "/fresh start", "/demo paused",
+             "/demo resumed", "/demo offline"]
+    assert sorted(chat["shown"]) == sorted(typed)
+    for text, screen in chat["shown"].items():
+        assert f"### {text}" in lines(screen), screen
+        assert ACTIVATION_OPEN not in screen, screen
+
+
+def batch_emacs(*forms: str) -> subprocess.CompletedProcess:
+    args = [required_program("emacs", "emacs-nox"), "-Q", "--batch"]
+    for directory in load_path():
+        args += ["-L", directory]
+    for form in forms:
+        args += ["--eval", form]
+    return subprocess.run(args, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+
+
+def test_the_wait_is_bounded_at_the_limit_and_one_past_it():
+    done = batch_emacs(
+        "(require 'albedo-skills-gptel)",
+        "(dolist (wanted (list albedo-skills-gptel-timeout-limit (1+ albedo-skills-gptel-timeout-limit) 0.5 -1))"
+        " (setq albedo-skills-gptel-timeout wanted) (princ (format \"%s \" (albedo-skills-gptel--timeout))))",
+        "(princ albedo-skills-gptel-timeout-limit)",
+    )
+    assert done.returncode == 0, done.stderr
+    *seen, limit = done.stdout.split()
+    assert seen == [limit, limit, "0.5", "0.001"]
+
+
+@pytest.mark.parametrize("with_gptel", [True, False], ids=["gptel-installed", "no-gptel"])
+def test_the_package_byte_compiles_without_a_warning_and_loads_no_gptel(tmp_path, with_gptel):
+    copy = tmp_path / "albedo-skills-gptel.el"
+    copy.write_text((REPO / "albedo-skills-gptel.el").read_text(encoding="utf-8"), encoding="utf-8")
+    directories = load_path() if with_gptel else [str(REPO), elpa_package("eglot")]
+    args = [required_program("emacs", "emacs-nox"), "-Q", "--batch"]
+    for directory in directories:
+        args += ["-L", directory]
+    done = subprocess.run([*args, "--eval", "(setq byte-compile-error-on-warn t)", "-f", "batch-byte-compile",
+                           str(copy)], capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert done.returncode == 0 and (tmp_path / "albedo-skills-gptel.elc").exists(), done.stderr
+    assert "Warning" not in done.stderr, done.stderr
+    loaded = subprocess.run([*args, "-l", str(tmp_path / "albedo-skills-gptel.elc"), "--eval",
+                             "(princ (list (featurep 'gptel) (featurep 'albedo-skills)))"],
+                            capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert loaded.stdout == "(nil t)", loaded.stderr
+
+
+def test_m_tab_completes_at_a_turns_command_and_keeps_its_own_command_elsewhere():
+    """gptel's Markdown chats have M-TAB run ispell's word completion; only at a `/command` is it ours."""
+    done = batch_emacs(
+        "(progn (require 'albedo-skills-gptel) (require 'gptel) (require 'gptel-openai)"
+        " (with-current-buffer (gptel \"*chat*\")"
+        "  (insert \"/de\") (princ (format \"%s \" (key-binding (kbd \"C-M-i\"))))"
+        "  (insert \" merge\") (princ (format \"%s \" (key-binding (kbd \"C-M-i\"))))"
+        "  (insert \"\\n/de\") (princ (format \"%s \" (key-binding (kbd \"C-M-i\"))))"
+        "  (princ (list major-mode albedo-skills-gptel-mode))))",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split(" ", 3) == ["completion-at-point", "ispell-complete-word", "ispell-complete-word",
+                                        "(markdown-mode t)"], done.stdout

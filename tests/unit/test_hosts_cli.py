@@ -1,0 +1,137 @@
+"""`albedo-skills hosts` and `check --hosts`, run as the real command on trees built in tmp."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from albedo_skills_ls.skills import hosts
+from albedo_skills_ls.skills.hosts.diagnostics import host_diagnostics
+
+from cli_helpers import run_cli, write_skill
+
+BROKEN = "name: a-bad\ndescription: Use this: when YAML is malformed\n"
+
+
+def project_tree(tmp_path: Path) -> tuple[Path, Path]:
+    project, home = tmp_path / "project", tmp_path / "home"
+    write_skill(project / ".agents/skills", "a-valid", "name: a-valid\ndescription: A valid skill.\n")
+    write_skill(project / ".agents/skills", "a-bad", BROKEN)
+    write_skill(project / ".claude/skills", "c-only", "name: c-only\ndescription: Only for Claude.\n")
+    home.mkdir()
+    return project, home
+
+
+def test_json_is_exactly_the_issue_shape(tmp_path):
+    project, home = project_tree(tmp_path)
+    done = run_cli("hosts", project, "--home", home, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert list(data) == ["hosts"] and list(data["hosts"]) == list(hosts.HOST_IDS)
+    paths = {
+        str(project / ".agents/skills/a-bad/SKILL.md"),
+        str(project / ".agents/skills/a-valid/SKILL.md"),
+        str(project / ".claude/skills/c-only/SKILL.md"),
+    }
+    for host, entry in data["hosts"].items():
+        assert set(entry) == {"version", "evidence", "skills"} and isinstance(entry["version"], str)
+        assert set(entry["skills"]) == paths, host
+        for verdict in entry["skills"].values():
+            assert set(verdict) == {"loads", "name", "description_seen", "reason"}
+            assert isinstance(verdict["loads"], bool)
+    bad = str(project / ".agents/skills/a-bad/SKILL.md")
+    assert data["hosts"]["codex"]["skills"][bad]["loads"] is True
+    assert data["hosts"]["copilot-cli"]["skills"][bad]["loads"] is False
+    assert "line 2 column 22" in data["hosts"]["copilot-cli"]["skills"][bad]["reason"]
+    only = data["hosts"]["claude-code"]["skills"][str(project / ".agents/skills/a-valid/SKILL.md")]
+    assert only["loads"] is False and "does not read" in only["reason"]
+    assert data["hosts"]["zed"]["evidence"].startswith("from Zed's source") and "not run" in data["hosts"]["zed"]["evidence"]
+
+
+def test_host_option_chooses_agents_repeated_or_comma_separated(tmp_path):
+    project, home = project_tree(tmp_path)
+    done = run_cli("hosts", project, "--home", home, "--format", "json", "--host", "zed,codex", "--host", "codex")
+    assert list(json.loads(done.stdout)["hosts"]) == ["zed", "codex"]
+    wrong = run_cli("hosts", project, "--home", home, "--host", "cursor")
+    assert wrong.returncode == 2 and b"unknown host 'cursor'" in wrong.stderr and b"claude-code" in wrong.stderr
+
+
+def test_text_table_marks_and_reasons(tmp_path):
+    project, home = project_tree(tmp_path)
+    done = run_cli("hosts", project, "--home", home, "--host", "codex", "--host", "copilot-cli", "--host", "claude-code")
+    text = done.stdout.decode()
+    lines = text.splitlines()
+    assert lines[0].split() == ["SKILL.md", "codex", "copilot-cli", "claude-code"]
+    row = next(line for line in lines if line.startswith(str(project / ".agents/skills/a-bad/SKILL.md")))
+    assert row.split()[1:] == ["✓", "✗", "·"]
+    assert "copilot-cli: skipped: failed to parse YAML frontmatter" in text
+    assert "Evidence:" in text and "run here with Codex CLI 0.171.0" in text
+    assert "codex: 58 of 8,000 chars (1%" in text  # the budget: names and descriptions of a-valid and a-bad
+
+
+def test_one_skill_file(tmp_path):
+    project, home = project_tree(tmp_path)
+    (project / ".git").mkdir()
+    path = project / ".agents/skills/a-valid/SKILL.md"
+    done = run_cli("hosts", path, "--home", home, "--format", "json", "--host", "gemini-cli")
+    assert json.loads(done.stdout)["hosts"]["gemini-cli"]["skills"] == {
+        str(path): {"loads": True, "name": "a-valid", "description_seen": "A valid skill.", "reason": None}
+    }
+    outside = write_skill(tmp_path / "loose", "x", "name: x\ndescription: Loose.\n")
+    refused = run_cli("hosts", outside, "--home", home)
+    assert refused.returncode == 2 and b"not under any agent's skills folder" in refused.stderr
+
+
+def test_check_hosts_adds_refusals_in_every_format_without_changing_albedos(tmp_path):
+    project, home = project_tree(tmp_path)
+    plain = run_cli("check", project, "--home", home, "--format", "json")
+    chosen = run_cli("check", project, "--home", home, "--format", "json", "--hosts", "copilot-cli,claude-code")
+    assert plain.returncode == chosen.returncode == 1  # a-bad is an error of Albedo's own, either way
+    before = json.loads(plain.stdout)["diagnostics"]
+    after = json.loads(chosen.stdout)["diagnostics"]
+    assert [d for d in after if not d["code"].startswith("host-")] == before
+    bad = str(project / ".agents/skills/a-bad/SKILL.md")
+    extra = {(d["path"], d["code"]) for d in after if d["code"].startswith("host-")}
+    assert (bad, "host-skipped") in extra
+    assert (str(project / ".agents/skills/a-valid/SKILL.md"), "host-not-seen") in extra
+    sarif = json.loads(run_cli("check", project, "--home", home, "--format", "sarif", "--hosts", "copilot-cli").stdout)
+    rules = {rule["id"] for rule in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    results = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "host-skipped"]
+    assert "host-skipped" in rules and "line 2 column 22" in results[0]["message"]["text"]
+    github = run_cli("check", project, "--home", home, "--format", "github", "--hosts", "copilot-cli").stdout.decode()
+    assert "::warning" in github and "host-skipped" in github
+
+
+def test_check_hosts_on_one_file(tmp_path):
+    project, home = project_tree(tmp_path)
+    (project / ".git").mkdir()
+    path = project / ".claude/skills/c-only/SKILL.md"
+    done = run_cli("check", path, "--home", home, "--format", "json", "--hosts", "codex")
+    found = [d for d in json.loads(done.stdout)["diagnostics"] if d["code"].startswith("host-")]
+    assert [(d["path"], d["code"]) for d in found] == [(str(path), "host-not-seen")]
+    assert "Codex CLI 0.171.0" in found[0]["message"] and "(run here)" in found[0]["message"]
+
+
+def test_diagnostics_of_each_kind_in_process(tmp_path):
+    """The three codes, made by the engine in this process (the codes test counts what it sees built)."""
+    project, home = tmp_path / "project", tmp_path / "home"
+    home.mkdir()
+    for index in range(9):
+        write_skill(project / ".agents/skills", f"s{index}", f"name: s{index}\ndescription: {'d' * 1000}\n")
+    write_skill(project / ".agents/skills", "a-bad", BROKEN)
+    write_skill(project / ".claude/skills", "c-only", "name: c-only\ndescription: Only for Claude.\n")
+    found = host_diagnostics(hosts.report(str(project), str(home), ("albedo", "codex", "copilot-cli")))
+    codes = {d.code for items in found.values() for d in items}
+    assert codes == {"host-budget", "host-skipped", "host-not-seen"}
+    assert all("Albedo" not in d.message for items in found.values() for d in items)  # albedo gives none
+    budget = next(d for d in found[str(project / ".agents/skills/s0/SKILL.md")] if d.code == "host-budget")
+    assert "Codex CLI 0.171.0: description cut to" in budget.message and budget.severity == "information"
+
+
+def test_check_hosts_on_several_files(tmp_path):
+    project, home = project_tree(tmp_path)
+    (project / ".git").mkdir()
+    bad, only = project / ".agents/skills/a-bad/SKILL.md", project / ".claude/skills/c-only/SKILL.md"
+    done = run_cli("check", bad, only, "--home", home, "--format", "json", "--hosts", "copilot-cli,codex")
+    found = sorted((d["path"], d["code"]) for d in json.loads(done.stdout)["diagnostics"] if d["code"].startswith("host-"))
+    assert found == [(str(bad), "host-skipped"), (str(only), "host-not-seen")]
