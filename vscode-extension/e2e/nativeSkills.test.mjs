@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { goTo, HANG_GUARD_MS, launchChromium, MOD, NATIVE_SKILL_LANGUAGE, openFile, openWorkbench, problemsOf, runCommand, showing, startWorkbench, VSCODE, waitFor, waitForText, writeWorkspace } from './harness.mjs';
+import { goTo, HANG_GUARD_MS, launchChromium, MOD, NATIVE_SKILL_LANGUAGE, openFile, openWorkbench, problemsOf, runCommand, showing, startWorkbench, triggerSuggest, VSCODE, waitFor, waitForText, writeWorkspace } from './harness.mjs';
 
 const SKILLS = {
   '.agents/skills/demo/SKILL.md': '---\nname: demo\ndescription: Says hello to the user by name.\n---\nGreet the user by name, warmly.\n',
@@ -59,9 +59,7 @@ describe(`beside VS Code ${VSCODE.text}'s own skill support (code-server)`, { ti
   it("offers one `license` (VS Code's) and keeps Albedo's `allowed-tools`", () => showing(page, 'one-license', async () => {
     await openFile(page, '.agents/skills/fill-in/SKILL.md');
     await goTo(page, 4, 1);
-    await page.keyboard.press(`${MOD}+Space`);
-    const rows = page.locator('.suggest-widget.visible .monaco-list-row').filter({ visible: true });
-    await rows.first().waitFor();
+    const rows = await triggerSuggest(page);
     const labels = await rows.locator('.label-name').allTextContents();
     for (const key of ['license', 'compatibility', 'metadata', 'allowed-tools']) {
       assert.equal(labels.filter((label) => label === key).length, 1, `${key} in: ${labels.join(', ')}`);

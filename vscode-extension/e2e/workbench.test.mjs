@@ -28,6 +28,7 @@ import {
   runCommand,
   showing,
   startWorkbench,
+  triggerSuggest,
   VSCODE,
   waitForText,
   writeWorkspace,
@@ -134,10 +135,7 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
   it('completes a frontmatter field in SKILL.md, and the buffer holds it', async () => {
     await openFile(page, '.agents/skills/fill-in/SKILL.md');
     await goTo(page, 4, 1);
-    await page.keyboard.press(`${MOD}+Space`);
-    // The widget keeps rows it does not show: only the visible ones are the menu.
-    const rows = page.locator('.suggest-widget.visible .monaco-list-row').filter({ visible: true });
-    await rows.first().waitFor();
+    await triggerSuggest(page);
     await page.keyboard.type('lice');
     await page.locator('.suggest-widget.visible .monaco-list-row.focused', { hasText: 'license' }).waitFor();
     await page.keyboard.press('Enter');
