@@ -1,21 +1,38 @@
 /**
- * The extension in a real VS Code (code-server 4.96.4 = VS Code 1.96.4), as a user gets it: the .vsix
- * installed into a fresh profile, on a machine where albedo-skills-ls is installed nowhere (PATH is
- * /usr/bin:/bin, whose python3 has no albedo_skills_ls), so only the bundled server can answer.
+ * The extension in a real VS Code, as a user gets it: code-server (VS Code in a browser) of the version
+ * run.sh built, the .vsix installed into a fresh profile, on a machine where
+ * albedo-skills-ls is installed nowhere (PATH is /usr/bin:/bin, whose python3 has no albedo_skills_ls), so
+ * only the bundled server can answer. run.sh runs it on 4.96.4; nativeSkills.test.mjs checks what changes
+ * beside 1.139's own skill support.
  *
  * Every check reads the rendered workbench: the Problems panel, the hover widget, the suggest widget and
  * the buffer text after accepting, the code action applied, the Skills view, the notification centre.
  * Waits are on what the page shows, never fixed sleeps; HANG_GUARD_MS only stops a stuck run.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import {
+  BARE_PATH,
+  editorText,
+  goTo,
+  HANG_GUARD_MS,
+  launchChromium,
+  MOD,
+  openFile,
+  openWorkbench,
+  runCommand,
+  showing,
+  startWorkbench,
+  triggerSuggest,
+  VSCODE,
+  waitForText,
+  writeWorkspace,
+} from './harness.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /**
@@ -27,14 +44,6 @@ const MEDIA = path.join(HERE, '..', 'media');
 const UPDATE_SCREENSHOTS = process.env.ALBEDO_UPDATE_SCREENSHOTS === '1';
 const SCREENSHOTS = UPDATE_SCREENSHOTS ? MEDIA : mkdtempSync(path.join(os.tmpdir(), 'albedo-e2e-screenshots-'));
 const README_SCREENSHOTS = ['problems-panel.png', 'skills-view.png'];
-const CODE_SERVER = process.env.CODE_SERVER;
-const VSIX = process.env.ALBEDO_VSIX;
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-/** Generous: a cold workbench on a busy 2-core machine. It bounds a hang; it asserts nothing about speed. */
-const HANG_GUARD_MS = Number(process.env.ALBEDO_E2E_HANG_GUARD_MS ?? 120_000);
-/** A PATH with node (code-server needs it) and Debian's bare python3, and no albedo-skills-ls. */
-const BARE_PATH = '/usr/bin:/bin';
-const MOD = process.platform === 'darwin' ? 'Meta' : 'Control';
 
 const SKILLS = {
   '.agents/skills/demo/SKILL.md': '---\nname: demo\ndescription: Says hello to the user by name.\n---\nGreet the user by name, warmly.\n',
@@ -46,177 +55,7 @@ const SKILLS = {
   'notes.chat.md': 'Notes for the session.\n',
 };
 
-const WORKBENCH_SETTINGS = {
-  'workbench.startupEditor': 'none',
-  'workbench.tips.enabled': false,
-  'workbench.enableExperiments': false,
-  'editor.wordWrap': 'off',
-  'editor.minimap.enabled': false,
-  'editor.quickSuggestions': { other: false, comments: false, strings: false },
-  'editor.acceptSuggestionOnEnter': 'on',
-  'editor.suggest.preview': false,
-  'security.workspace.trust.enabled': false,
-  'extensions.autoCheckUpdates': false,
-  'extensions.ignoreRecommendations': true,
-  'telemetry.telemetryLevel': 'off',
-  'files.autoSave': 'off',
-  'window.restoreWindows': 'none',
-};
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A fresh home, profile and extensions folder with the .vsix installed, and code-server serving `folder`. */
-async function startWorkbench({ folder, machineSettings = {} }) {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'albedo-e2e-'));
-  const home = path.join(root, 'home');
-  const data = path.join(root, 'data');
-  const extensions = path.join(root, 'extensions');
-  for (const dir of [home, path.join(data, 'User'), path.join(data, 'Machine'), extensions]) {
-    mkdirSync(dir, { recursive: true });
-  }
-  writeFileSync(path.join(data, 'User', 'settings.json'), JSON.stringify(WORKBENCH_SETTINGS, null, 2));
-  // code-server is a remote window: the extension's machine settings go in the Remote (Machine) settings.
-  writeFileSync(path.join(data, 'Machine', 'settings.json'), JSON.stringify(machineSettings, null, 2));
-  const env = { HOME: home, PATH: BARE_PATH, LANG: 'C.UTF-8' };
-  const common = ['--config', path.join(home, 'cs.yaml'), '--user-data-dir', data, '--extensions-dir', extensions];
-  execFileSync(CODE_SERVER, [...common, '--install-extension', VSIX], { env, stdio: 'pipe' });
-
-  const port = await freePort();
-  const server = spawn(
-    CODE_SERVER,
-    [...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', folder],
-    { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let log = '';
-  await new Promise((resolve, reject) => {
-    const guard = setTimeout(() => reject(new Error(`code-server did not start:\n${log}`)), HANG_GUARD_MS);
-    const read = (chunk) => {
-      log += chunk;
-      if (log.includes('HTTP server listening on')) {
-        clearTimeout(guard);
-        resolve();
-      }
-    };
-    server.stdout.on('data', read);
-    server.stderr.on('data', read);
-    server.once('exit', (code) => reject(new Error(`code-server exited (${code}):\n${log}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`,
-    stop() {
-      try {
-        process.kill(-server.pid, 'SIGTERM'); // the extension host and the language server are in its group
-      } catch {
-        // already gone
-      }
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Debian's Chromium, as the guide runs it (no sandbox as root, nothing fetched from the network). */
-function launchChromium() {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
-}
-
-function writeWorkspace() {
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'albedo-ws-'));
-  for (const [name, text] of Object.entries(SKILLS)) {
-    mkdirSync(path.dirname(path.join(folder, name)), { recursive: true });
-    writeFileSync(path.join(folder, name), text);
-  }
-  return folder;
-}
-
-async function openWorkbench(browser, url) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(HANG_GUARD_MS);
-  await page.goto(url);
-  await page.waitForSelector('.monaco-workbench .part.statusbar');
-  return page;
-}
-
-/** Run a command by its title through the command palette. */
-async function runCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor();
-  await page.keyboard.press('Enter');
-}
-
-/** Open a workspace file by its relative path with Quick Open, and wait for its editor. */
-async function openFile(page, relative) {
-  await page.keyboard.press(`${MOD}+P`);
-  const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(relative);
-  // Rows read "SKILL.md .agents/skills/demo": wait until the first (focused) one is the file asked for.
-  const label = path.basename(relative) === 'SKILL.md' ? path.dirname(relative) : path.basename(relative);
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-  await page.locator('.editor-group-container.active .monaco-editor .view-lines').waitFor();
-  await page.locator('.editor-group-container.active .monaco-editor textarea').focus();
-}
-
-/** The active editor's text as the user sees it (Monaco renders spaces as U+00A0; lines sorted by position). */
-async function editorText(page) {
-  return page.evaluate(() => {
-    const lines = [...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-lines .view-line')];
-    return lines
-      .map((line) => ({ top: parseFloat(line.style.top), text: line.textContent.replace(/\u00a0/g, ' ') }))
-      .sort((a, b) => a.top - b.top)
-      .map((line) => line.text)
-      .join('\n');
-  });
-}
-
-async function waitForText(page, predicate, what) {
-  const end = Date.now() + HANG_GUARD_MS;
-  let text = '';
-  while (Date.now() < end) {
-    text = await editorText(page);
-    if (predicate(text)) {
-      return text;
-    }
-    await page.waitForTimeout(100); // polling the DOM, not waiting for time to pass
-  }
-  assert.fail(`${what}; the editor shows:\n${text}`);
-}
-
-/** On failure, a screenshot of the workbench beside the error, to see what the page showed. */
-async function showing(page, name, check) {
-  try {
-    return await check();
-  } catch (error) {
-    const file = path.join(os.tmpdir(), `albedo-e2e-${name}.png`);
-    await page.screenshot({ path: file }).catch(() => undefined);
-    error.message += `\n(screenshot: ${file})`;
-    throw error;
-  }
-}
-
-async function goTo(page, line, column) {
-  await page.keyboard.press(`${MOD}+G`);
-  await page.locator('.quick-input-widget input.input').fill(`:${line}:${column}`);
-  await page.keyboard.press('Enter');
-}
-
-describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_GUARD_MS }, () => {
+describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 * HANG_GUARD_MS }, () => {
   let browser;
   let workbench;
   let page;
@@ -224,11 +63,10 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
   let readmeScreenshots;
 
   before(async () => {
-    assert.ok(CODE_SERVER && VSIX, 'run through e2e/run.sh, which builds code-server and the .vsix');
-    assert.throws(() => execFileSync('albedo-skills-ls', ['--version'], { env: { PATH: BARE_PATH }, stdio: 'pipe' }), 'no albedo-skills-ls on PATH');
+        assert.throws(() => execFileSync('albedo-skills-ls', ['--version'], { env: { PATH: BARE_PATH }, stdio: 'pipe' }), 'no albedo-skills-ls on PATH');
     assert.throws(() => execFileSync('python3', ['-c', 'import albedo_skills_ls'], { env: { PATH: BARE_PATH }, stdio: 'pipe' }), 'python3 cannot import it');
     browser = await launchChromium();
-    folder = writeWorkspace();
+    folder = writeWorkspace(SKILLS);
     readmeScreenshots = new Map(README_SCREENSHOTS.map((name) => [name, readFileSync(path.join(MEDIA, name))]));
     // One server setting the server refuses: it alone reports it (issue 9), the extension adds no copy.
     workbench = await startWorkbench({ folder, machineSettings: { 'albedoSkills.logLevel': 'loud' } });
@@ -297,8 +135,7 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
   it('completes a frontmatter field in SKILL.md, and the buffer holds it', async () => {
     await openFile(page, '.agents/skills/fill-in/SKILL.md');
     await goTo(page, 4, 1);
-    await page.keyboard.press(`${MOD}+Space`);
-    await page.locator('.suggest-widget.visible .monaco-list-row').first().waitFor();
+    await triggerSuggest(page);
     await page.keyboard.type('lice');
     await page.locator('.suggest-widget.visible .monaco-list-row.focused', { hasText: 'license' }).waitFor();
     await page.keyboard.press('Enter');
@@ -313,7 +150,7 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
     await page.keyboard.press(`${MOD}+End`);
     await page.keyboard.press('Enter');
     await page.keyboard.type('/');
-    await page.locator('.suggest-widget.visible .monaco-list-row', { hasText: '/demo' }).waitFor();
+    await page.locator('.suggest-widget.visible .monaco-list-row', { hasText: '/demo' }).filter({ visible: true }).waitFor();
     await page.keyboard.type('dem');
     await page.locator('.suggest-widget.visible .monaco-list-row.focused', { hasText: '/demo' }).waitFor();
     await page.keyboard.press('Enter');
@@ -427,14 +264,14 @@ describe('the extension in VS Code 1.96.4 (code-server)', { timeout: 10 * HANG_G
   });
 });
 
-describe('a bad interpreter in VS Code 1.96.4 (code-server)', { timeout: 5 * HANG_GUARD_MS }, () => {
+describe(`a bad interpreter in VS Code ${VSCODE.text} (code-server)`, { timeout: 5 * HANG_GUARD_MS }, () => {
   let browser;
   let workbench;
   let folder;
 
   before(async () => {
     browser = await launchChromium();
-    folder = writeWorkspace();
+    folder = writeWorkspace(SKILLS);
     // The most likely mistake: an interpreter without the package, with the environment's package asked for.
     workbench = await startWorkbench({
       folder,

@@ -37,6 +37,8 @@ import {
   SECTION,
   SETTING_KEYS,
 } from './settings';
+import { registerChat } from './chat';
+import { nativeSkillSupport } from './nativeSkillSupport';
 import { registerSkillsView } from './skillsView';
 
 const CLIENT_ID = 'albedoSkills';
@@ -236,6 +238,8 @@ class Server implements vscode.Disposable {
         },
       },
       middleware: {
+        // In VS Code's own `skill` documents (1.139+), leave out what VS Code already shows.
+        ...nativeSkillSupport.middleware,
         workspace: {
           // The server asks for `albedoSkills`; it gets it without the extension's `server.*` settings.
           configuration: async (params, token, next) => {
@@ -446,6 +450,8 @@ export function activate(context: vscode.ExtensionContext, timers?: Timers, prob
     }),
     vscode.commands.registerCommand('albedoSkills.showOutput', () => channel.show()),
     ...registerSkillsView(current, channel),
+    ...registerChat(current, channel, timers),
+    nativeSkillSupport.listen(current),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // Other albedoSkills settings reach the running server through workspace/didChangeConfiguration;
       // the command and the document selector are fixed when a client starts.

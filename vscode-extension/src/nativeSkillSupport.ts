@@ -1,0 +1,112 @@
+/**
+ * Living beside VS Code's own skill support (1.139: the `skill` language, its validator, hover and key
+ * completion). In a `skill` document Albedo leaves out what VS Code already shows: a diagnostic whose twin
+ * VS Code's validator shows on the same line, its completion item for a key VS Code completes, and the
+ * summary in its hover of a key VS Code describes. What only Albedo knows stays. Where VS Code has no skill
+ * language (1.96), nothing changes. The rules are in nativeSkillRules.ts.
+ *
+ * Diagnostics are pulled (textDocument/diagnostic). VS Code validates a skill only while an editor shows it
+ * and after a short delay, so when its findings change the client pulls again and the filter runs anew; an
+ * `unchanged` report is answered from the kept full one, so the filter sees every item each time.
+ */
+import * as vscode from 'vscode';
+import { DocumentDiagnosticRequest, type LanguageClient, type Middleware, vsdiag } from 'vscode-languageclient/node';
+import { albedoOnlyHover, type Finding, hasNativeTwin, hoverKey, NATIVE_SKILL_KEYS, NATIVE_SKILL_LANGUAGE } from './nativeSkillRules';
+import type { ClientSource } from './skillsView';
+
+/** The server's `source` on every diagnostic (albedo_skills_ls/lsp/convert.py). */
+const SERVER_SOURCE = 'albedo-skills';
+
+const codeOf = (diagnostic: vscode.Diagnostic) => (typeof diagnostic.code === 'object' ? String(diagnostic.code.value) : diagnostic.code?.toString());
+const finding = (diagnostic: vscode.Diagnostic): Finding => ({ code: codeOf(diagnostic), message: diagnostic.message, line: diagnostic.range.start.line });
+const isSkillDocument = (uri: vscode.Uri) =>
+  vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString() && document.languageId === NATIVE_SKILL_LANGUAGE);
+
+class NativeSkillSupport {
+  /** The last full report per document, unfiltered, by result id. */
+  private readonly reports = new Map<string, { resultId: string | undefined; items: vscode.Diagnostic[] }>();
+  /** How many of each document's items the filter last left out, to notice when VS Code's findings change it. */
+  private readonly leftOut = new Map<string, number>();
+
+  /** The diagnostics VS Code itself shows for `uri` (every source but the server's). */
+  private nativeFindings(uri: vscode.Uri): Finding[] {
+    return vscode.languages
+      .getDiagnostics(uri)
+      .filter((diagnostic) => diagnostic.source !== SERVER_SOURCE)
+      .map(finding);
+  }
+
+  private filter(uri: vscode.Uri, items: vscode.Diagnostic[]): vscode.Diagnostic[] {
+    const native = isSkillDocument(uri) ? this.nativeFindings(uri) : [];
+    const kept = native.length === 0 ? items : items.filter((item) => !hasNativeTwin(finding(item), native));
+    this.leftOut.set(uri.toString(), items.length - kept.length);
+    return kept;
+  }
+
+  readonly middleware: Middleware = {
+    provideDiagnostics: async (document, previousResultId, token, next) => {
+      const report = await next(document, previousResultId, token);
+      const uri = document instanceof vscode.Uri ? document : document.uri;
+      const key = uri.toString();
+      if (report?.kind === vsdiag.DocumentDiagnosticReportKind.full) {
+        this.reports.set(key, { resultId: report.resultId, items: report.items });
+        return { ...report, items: this.filter(uri, report.items) };
+      }
+      const kept = this.reports.get(key);
+      if (report?.kind === vsdiag.DocumentDiagnosticReportKind.unChanged && kept !== undefined && kept.resultId === report.resultId) {
+        return { kind: vsdiag.DocumentDiagnosticReportKind.full, resultId: report.resultId, items: this.filter(uri, kept.items) };
+      }
+      return report;
+    },
+    provideCompletionItem: async (document, position, context, token, next) => {
+      const result = await next(document, position, context, token);
+      if (document.languageId !== NATIVE_SKILL_LANGUAGE || result === null || result === undefined) {
+        return result;
+      }
+      const keep = (item: vscode.CompletionItem) => !NATIVE_SKILL_KEYS.has(typeof item.label === 'string' ? item.label : item.label.label);
+      return Array.isArray(result) ? result.filter(keep) : { ...result, items: result.items.filter(keep) };
+    },
+    provideHover: async (document, position, token, next) => {
+      const hover = await next(document, position, token);
+      if (document.languageId !== NATIVE_SKILL_LANGUAGE || hover === null || hover === undefined) {
+        return hover;
+      }
+      const contents = hover.contents.map((content) => {
+        const markdown = content instanceof vscode.MarkdownString ? content.value : typeof content === 'string' ? content : undefined;
+        const key = markdown !== undefined ? hoverKey(markdown) : undefined;
+        return markdown !== undefined && key !== undefined && NATIVE_SKILL_KEYS.has(key) ? new vscode.MarkdownString(albedoOnlyHover(key, markdown)) : content;
+      });
+      return new vscode.Hover(contents, hover.range);
+    },
+  };
+
+  /** When VS Code's own findings on a skill document change, pull again so the filter sees them. */
+  listen(server: ClientSource): vscode.Disposable {
+    return vscode.languages.onDidChangeDiagnostics((event) => {
+      const client = server.running();
+      const stale = event.uris.some((uri) => {
+        const kept = this.reports.get(uri.toString());
+        if (kept === undefined || !isSkillDocument(uri)) {
+          return false;
+        }
+        const native = this.nativeFindings(uri);
+        const wouldLeaveOut = kept.items.filter((item) => hasNativeTwin(finding(item), native)).length;
+        return wouldLeaveOut !== (this.leftOut.get(uri.toString()) ?? 0);
+      });
+      if (stale && client !== undefined) {
+        refreshPulledDiagnostics(client);
+      }
+    });
+  }
+}
+
+function refreshPulledDiagnostics(client: LanguageClient): void {
+  try {
+    client.getFeature(DocumentDiagnosticRequest.method).refresh();
+  } catch {
+    // a server without pull diagnostics: nothing was filtered there
+  }
+}
+
+/** One per extension: the client's middleware (extension.ts) and the listener share what was filtered. */
+export const nativeSkillSupport = new NativeSkillSupport();

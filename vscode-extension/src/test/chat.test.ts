@@ -1,0 +1,257 @@
+/**
+ * The chat participant's decisions without VS Code: which turn names a command, the history rebuilt for the
+ * model, the server calls' timeouts and outcomes, the `/` menu of the chat input, and the answers' text.
+ * The chat itself, by keystrokes with a fake model, is e2e/chat.test.mjs.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { CatalogEntry } from '../catalogTree';
+import { code, helpAnswer, plain, unknownAnswer, UNKNOWN_ANSWER_SKILLS_SHOWN } from '../chat/answers';
+import {
+  CATALOG_TIMEOUT_MS,
+  catalogOf,
+  classifyInvokeError,
+  executeCommand,
+  inCatalog,
+  INVOKE_TIMEOUT_MS,
+  invokeForUser,
+  type RequestSender,
+  TimedOut,
+} from '../chat/serverCalls';
+import { MENU_TAG, menuItems, menuPlace } from '../chat/slashMenu';
+import { type HistoryTurn, historyMessages, slashTurn, typedText } from '../chat/turns';
+import { fakeTimers } from './fakeTimers';
+
+const PARTICIPANT = 'albedoSkills.albedo';
+const skill = (name: string, description = `The ${name} skill.`): CatalogEntry => ({
+  command: `/${name}`,
+  name,
+  kind: 'skill',
+  description,
+  arguments: [],
+  path: `/ws/.agents/skills/${name}/SKILL.md`,
+  scope: 'workspace',
+});
+const builtin = (name: string): CatalogEntry => ({ command: `/${name}`, name, kind: 'builtin', description: `Built-in ${name}.`, arguments: [] });
+
+describe('slashTurn', () => {
+  it('splits a skill command from its arguments, exactly as typed after the separating white space', () => {
+    assert.deepEqual(slashTurn('/demo merge these files', undefined), { command: '/demo', arguments: 'merge these files' });
+    assert.deepEqual(slashTurn('  /demo   two  spaces kept  ', undefined), { command: '/demo', arguments: 'two  spaces kept  ' });
+    assert.deepEqual(slashTurn('/demo\nnext line\n', undefined), { command: '/demo', arguments: 'next line\n' });
+    assert.deepEqual(slashTurn('/skill:demo x', undefined), { command: '/skill:demo', arguments: 'x' });
+    assert.deepEqual(slashTurn('/demo', undefined), { command: '/demo', arguments: '' });
+  });
+
+  it('takes a declared command from request.command, and leaves text without a leading command alone', () => {
+    assert.deepEqual(slashTurn('session', 'reload'), { command: '/reload', arguments: 'session' });
+    assert.equal(slashTurn('merge /demo these', undefined), undefined);
+    assert.equal(slashTurn('/', undefined), undefined);
+    assert.equal(slashTurn('/a/b c', undefined), undefined, 'a path is not a command');
+  });
+
+  it('gives back the text as typed', () => {
+    assert.equal(typedText('/demo x', undefined), '/demo x');
+    assert.equal(typedText('session', 'reload'), '/reload session');
+    assert.equal(typedText('', 'help'), '/help');
+  });
+});
+
+describe('historyMessages', () => {
+  const request = (prompt: string, participant = PARTICIPANT, command?: string): HistoryTurn => ({ kind: 'request', participant, prompt, command });
+  const response = (text: string, record?: unknown, participant = PARTICIPANT): HistoryTurn => ({ kind: 'response', participant, text, metadata: record === undefined ? undefined : { albedo: record } });
+
+  it('re-sends what each earlier turn sent, with its answer, and leaves out the turns the participant answered', async () => {
+    const asked: string[] = [];
+    const messages = await historyMessages(
+      [
+        request('/demo merge these files'),
+        response('Done.', { sent: 'ACTIVATION demo' }),
+        request('', PARTICIPANT, 'help'),
+        response('Skills: ...', { answered: 'help' }),
+        request('/nosuch x'),
+        response('not a skill', { answered: 'refused' }),
+        request('thanks'),
+        response('You are welcome.', { sent: 'thanks' }),
+      ],
+      PARTICIPANT,
+      async (turn) => (asked.push(turn.command), 'never'),
+    );
+    assert.deepEqual(messages, [
+      { role: 'user', text: 'ACTIVATION demo' },
+      { role: 'assistant', text: 'Done.' },
+      { role: 'user', text: 'thanks' },
+      { role: 'assistant', text: 'You are welcome.' },
+    ]);
+    assert.deepEqual(asked, [], 'recorded turns are not asked again');
+  });
+
+  it('asks the server again for a turn without a record, and sends it as typed when the server gives nothing', async () => {
+    const messages = await historyMessages(
+      [request('/demo a'), response('', undefined), request('/gone b'), response('B', {}), request('plain')],
+      PARTICIPANT,
+      async (turn) => (turn.command === '/demo' ? `ACTIVATION ${turn.arguments}` : undefined),
+    );
+    assert.deepEqual(messages, [
+      { role: 'user', text: 'ACTIVATION a' },
+      { role: 'user', text: '/gone b' },
+      { role: 'assistant', text: 'B' },
+      { role: 'user', text: 'plain' },
+    ]);
+  });
+
+  it("skips other participants' turns", async () => {
+    const messages = await historyMessages([request('hi', 'other'), response('hello', { sent: 'hi' }, 'other')], PARTICIPANT, async () => undefined);
+    assert.deepEqual(messages, []);
+  });
+});
+
+/** A client whose answers the test settles by hand, recording the requests and their cancellation. */
+function manualClient() {
+  const calls: { method: string; params: any; cancelled: boolean; resolve(value: unknown): void; reject(error: unknown): void }[] = [];
+  const client: RequestSender = {
+    sendRequest(method, params, token) {
+      return new Promise((resolve, reject) => {
+        const call = { method, params, cancelled: false, resolve, reject };
+        token?.onCancellationRequested(() => (call.cancelled = true));
+        calls.push(call);
+      });
+    },
+  };
+  return { client, calls };
+}
+
+describe('executeCommand', () => {
+  it('waits up to the bound: still waiting 1 ms before, timed out (and the request cancelled) at it', async () => {
+    const timers = fakeTimers();
+    const { client, calls } = manualClient();
+    const outcome: { settled: boolean; error?: unknown } = { settled: false };
+    const pending = executeCommand(client, 'commands.invoke', ['/demo'], INVOKE_TIMEOUT_MS, timers).then(
+      () => (outcome.settled = true),
+      (error) => Object.assign(outcome, { settled: true, error }),
+    );
+    assert.deepEqual(calls[0].params, { command: 'commands.invoke', arguments: ['/demo'] });
+    timers.advance(INVOKE_TIMEOUT_MS - 1);
+    await Promise.resolve();
+    assert.equal(outcome.settled, false);
+    assert.equal(calls[0].cancelled, false);
+    timers.advance(1);
+    await pending;
+    assert.ok(outcome.error instanceof TimedOut);
+    assert.equal(calls[0].cancelled, true);
+  });
+
+  it("answers with the server's value and clears its timer", async () => {
+    const timers = fakeTimers();
+    const { client, calls } = manualClient();
+    const pending = executeCommand(client, 'commands.catalog', [], CATALOG_TIMEOUT_MS, timers);
+    calls[0].resolve(['x']);
+    assert.deepEqual(await pending, ['x']);
+    assert.equal(timers.scheduled, 0);
+  });
+
+  it('cancels the server request when the chat request is cancelled', async () => {
+    const timers = fakeTimers();
+    const { client, calls } = manualClient();
+    const listeners: (() => void)[] = [];
+    const outer = { isCancellationRequested: false, onCancellationRequested: (listener: () => void) => (listeners.push(listener), { dispose() {} }) };
+    void executeCommand(client, 'commands.invoke', [], INVOKE_TIMEOUT_MS, timers, outer).catch(() => undefined);
+    listeners.forEach((listener) => listener());
+    assert.equal(calls[0].cancelled, true);
+  });
+});
+
+describe('invokeForUser', () => {
+  it('sends [command, arguments, "user", folder] and sorts the answers', async () => {
+    const timers = fakeTimers();
+    const { client, calls } = manualClient();
+    const activation = invokeForUser(client, { command: '/demo', arguments: 'x' }, 'file:///ws', timers);
+    assert.deepEqual(calls[0].params.arguments, ['/demo', 'x', 'user', 'file:///ws']);
+    calls[0].resolve({ intent: '/demo x', input: 'ACTIVATION' });
+    assert.deepEqual(await activation, { kind: 'activation', intent: '/demo x', input: 'ACTIVATION' });
+
+    const model = invokeForUser(client, { command: '/model', arguments: '' }, undefined, timers);
+    assert.deepEqual(calls[1].params.arguments, ['/model', '', 'user']);
+    calls[1].resolve({ command: '/model', kind: 'builtin', result: null, message: 'client only' });
+    assert.deepEqual(await model, { kind: 'builtin', command: '/model', result: null, message: 'client only' });
+  });
+
+  it('is unavailable with no server, on a timeout, and on a failed connection; refused or invalid on the server\'s errors', async () => {
+    const timers = fakeTimers();
+    assert.deepEqual(await invokeForUser(undefined, { command: '/demo', arguments: '' }, undefined, timers), { kind: 'unavailable', reason: 'the language server is not running' });
+    const { client, calls } = manualClient();
+    const slow = invokeForUser(client, { command: '/demo', arguments: '' }, undefined, timers);
+    timers.advance(INVOKE_TIMEOUT_MS);
+    assert.deepEqual(await slow, { kind: 'unavailable', reason: 'commands.invoke did not answer within 5 s' });
+    const refused = invokeForUser(client, { command: '/demo', arguments: '' }, undefined, timers);
+    calls[1].reject(Object.assign(new Error('skill `demo` changed on disk'), { code: -32803 }));
+    assert.deepEqual(await refused, { kind: 'refused', message: 'skill `demo` changed on disk' });
+    assert.deepEqual(classifyInvokeError(Object.assign(new Error('bad text'), { code: -32602 })), { kind: 'invalid', message: 'bad text' });
+    assert.deepEqual(classifyInvokeError(new Error('Connection got disposed.')), { kind: 'unavailable', reason: 'Connection got disposed.' });
+  });
+
+  it('catalogOf gives undefined when the server does not answer within its bound', async () => {
+    const timers = fakeTimers();
+    const { client } = manualClient();
+    const pending = catalogOf(client, undefined, timers);
+    timers.advance(CATALOG_TIMEOUT_MS);
+    assert.equal(await pending, undefined);
+  });
+
+  it('inCatalog resolves /name and /skill:name as the server does', () => {
+    const entries = [builtin('help'), skill('demo')];
+    assert.ok(inCatalog(entries, '/demo'));
+    assert.ok(inCatalog(entries, '/skill:demo'));
+    assert.ok(inCatalog(entries, '/help'));
+    assert.ok(!inCatalog(entries, '/skill:help'));
+    assert.ok(!inCatalog(entries, '/nosuch'));
+  });
+});
+
+describe('the chat input `/` menu', () => {
+  it('offers skills for a first `/word`, naming @albedo when no participant is named yet', () => {
+    assert.deepEqual(menuPlace('/de'), { start: 0, prefix: '@albedo ' });
+    assert.deepEqual(menuPlace('  /'), { start: 2, prefix: '@albedo ' });
+    assert.deepEqual(menuPlace('@albedo /de'), { start: 8, prefix: '' });
+    assert.deepEqual(menuPlace('@albedo\n/de'), { start: 8, prefix: '' });
+  });
+
+  it('offers nothing after another participant, mid-text, or past the command', () => {
+    assert.equal(menuPlace('@workspace /de'), undefined);
+    assert.equal(menuPlace('fix /de'), undefined);
+    assert.equal(menuPlace('/demo x'), undefined);
+    assert.equal(menuPlace('/a/b'), undefined);
+  });
+
+  it('lists the skills only, tagged, each inserting text that reaches @albedo', () => {
+    const items = menuItems([builtin('help'), skill('demo')], { start: 0, prefix: '@albedo ' });
+    assert.deepEqual(items, [{ command: '/demo', tag: MENU_TAG, description: 'The demo skill.', insertText: '@albedo /demo ', path: '/ws/.agents/skills/demo/SKILL.md' }]);
+    assert.equal(menuItems([skill('demo')], { start: 8, prefix: '' })[0].insertText, '/demo ');
+  });
+});
+
+describe('answers', () => {
+  it('quotes any text as inline code and shows descriptions as plain text', () => {
+    assert.equal(code('/demo'), '`/demo`');
+    assert.equal(code('a`b'), '``a`b``');
+    assert.equal(code('`x'), '`` `x ``');
+    assert.equal(plain('*bold* [link](x) <b>'), '\\*bold\\* \\[link\\]\\(x\\) \\<b\\>');
+  });
+
+  it('/help lists every skill and no built-in as a skill', () => {
+    const text = helpAnswer([builtin('help'), skill('demo', 'Says *hi*.')]);
+    assert.match(text, /- `\/demo`: Says \\\*hi\\\*\\\./);
+    assert.doesNotMatch(text, /- `\/help`/);
+  });
+
+  it('an unknown command names the skills up to the bound, then how many more', () => {
+    const names = Array.from({ length: UNKNOWN_ANSWER_SKILLS_SHOWN + 1 }, (_, index) => skill(`s${index}`));
+    const atBound = unknownAnswer('/x', names.slice(0, UNKNOWN_ANSWER_SKILLS_SHOWN));
+    assert.match(atBound, new RegExp(`\`/s${UNKNOWN_ANSWER_SKILLS_SHOWN - 1}\`\\.`));
+    assert.doesNotMatch(atBound, /more/);
+    const pastBound = unknownAnswer('/x', names);
+    assert.match(pastBound, /, and 1 more\./);
+    assert.doesNotMatch(pastBound, new RegExp(`/s${UNKNOWN_ANSWER_SKILLS_SHOWN}\``));
+    assert.doesNotMatch(unknownAnswer('/x', undefined), /The skills are/);
+  });
+});
