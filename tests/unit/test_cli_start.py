@@ -52,8 +52,8 @@ def test_help_follows_the_terminal_width_as_argparse_does():
 
 def test_every_verb_is_listed_when_none_is_named():
     text = run_cli("--help").stdout.decode()
-    for verb in ("check", "catalog", "commands", "invoke", "resources", "read", "new"):
+    for verb in ("check", "catalog", "commands", "invoke", "resources", "read", "new", "hosts"):
         assert re.search(rf"^    {verb}\b", text, re.MULTILINE), verb
     wrong = run_cli("chek")
     assert wrong.returncode == 2
-    assert b"invalid choice: 'chek' (choose from 'check', 'catalog', 'commands', 'invoke', 'resources', 'read', 'new')" in wrong.stderr
+    assert b"invalid choice: 'chek' (choose from 'check', 'catalog', 'commands', 'invoke', 'resources', 'read', 'new', 'hosts')" in wrong.stderr
