@@ -48,7 +48,12 @@
   "The longest a send or a completion waits for the server, in seconds.
 It holds whatever `albedo-skills-gptel-timeout' says.")
 
-(defcustom albedo-skills-gptel-timeout 1.0
+(defconst albedo-skills-gptel-default-timeout 2.0
+  "The wait `albedo-skills-gptel-timeout' starts at, in seconds.
+A long chat re-sends every skill turn, and each is asked again: one second
+was seen to run out on a loaded machine; Neovim's chats wait as long.")
+
+(defcustom albedo-skills-gptel-timeout albedo-skills-gptel-default-timeout
   "Seconds a gptel send (or a completion) waits for the server at most.
 All of a send's requests share this one budget; past it the prompt goes
 as typed.  Values above `albedo-skills-gptel-timeout-limit' count as that."
@@ -60,7 +65,7 @@ as typed.  Values above `albedo-skills-gptel-timeout-limit' count as that."
 
 (defun albedo-skills-gptel--timeout ()
   "The wait budget in seconds: `albedo-skills-gptel-timeout' within (0, limit]."
-  (let ((wanted (if (numberp albedo-skills-gptel-timeout) albedo-skills-gptel-timeout 1.0)))
+  (let ((wanted (if (numberp albedo-skills-gptel-timeout) albedo-skills-gptel-timeout albedo-skills-gptel-default-timeout)))
     (min albedo-skills-gptel-timeout-limit (max 0.001 wanted))))
 
 (defun albedo-skills-gptel--say (format-string &rest args)
