@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up everything the tests need on a fresh machine (Python 3.11 + Node 20), then run every test:
-# the engine, the server over stdio (pytest-lsp), real editors (Neovim 0.7 and 0.11, Emacs + eglot), the
-# packaging check (sdist and wheel into a fresh virtualenv), and the VS Code extension.
+# the engine, the server over stdio (pytest-lsp), real editors and chat plugins (Neovim 0.7 and 0.11,
+# Emacs with eglot and lsp-mode, CodeCompanion, gp.nvim, gptel, lazy.nvim), the packaging check (sdist and
+# wheel into a fresh virtualenv), the CI hooks, the VS Code extension, and the agents' own skill listings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
