@@ -13,8 +13,11 @@ point: every action waits for the event it causes (editor_client.py), and the ca
 round trip.
 
 CI runs CI_EXAMPLES sessions of up to STEPS_PER_EXAMPLE steps from SEED, and prints what it ran. A long run:
-`ALBEDO_SEQUENCE_EXAMPLES=200 .venv/bin/python -m pytest tests/lsp/test_sequences.py -q -s`
-(ALBEDO_SEQUENCE_SEED picks another seed).
+`ALBEDO_SEQUENCE_EXAMPLES=160 .venv/bin/python -m pytest tests/lsp/test_sequences.py -q` (seed 21:
+181 sessions, 4,366 steps, 2,350 comparisons, no difference; 13 minutes on a loaded 2-core machine)
+(ALBEDO_SEQUENCE_SEED picks another seed). Steps count each action: a disk change told to the server at once
+is two (the change, then the watcher event or reload); comparisons are fewer, none being made while the disk
+is ahead of the server.
 """
 
 from __future__ import annotations
