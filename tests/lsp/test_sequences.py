@@ -13,8 +13,11 @@ point: every action waits for the event it causes (editor_client.py), and the ca
 round trip.
 
 CI runs CI_EXAMPLES sessions of up to STEPS_PER_EXAMPLE steps from SEED, and prints what it ran. A long run:
-`ALBEDO_SEQUENCE_EXAMPLES=200 .venv/bin/python -m pytest tests/lsp/test_sequences.py -q -s`
-(ALBEDO_SEQUENCE_SEED picks another seed).
+`ALBEDO_SEQUENCE_EXAMPLES=160 .venv/bin/python -m pytest tests/lsp/test_sequences.py -q` (seed 21:
+181 sessions, 4,366 steps, 2,350 comparisons, no difference; 13 minutes on a loaded 2-core machine)
+(ALBEDO_SEQUENCE_SEED picks another seed). Steps count each action: a disk change told to the server at once
+is two (the change, then the watcher event or reload); comparisons are fewer, none being made while the disk
+is ahead of the server.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 from hypothesis import HealthCheck, seed, settings
@@ -33,7 +37,6 @@ from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
     invariant,
-    precondition,
     rule,
     run_state_machine_as_test,
 )
@@ -103,8 +106,33 @@ def insert_line(text: str, index: int) -> str:
 
 
 MUTATIONS = {"widen": widen, "narrow": narrow, "insert-line": insert_line}
+EDITS = (*sorted(MUTATIONS), "rewrite")  # what an unsaved edit does to a buffer
 WHERE = st.integers(0, 7)  # which occurrence or line a mutation picks
 THEN = st.sampled_from(("watcher", "reload", None))  # how the server hears of a change on disk, if at once
+
+
+def action(**strategies: Any) -> Callable[[Any], Any]:
+    """An editor or disk action and the strategies of its arguments (`data`: the draw itself).
+
+    The actions are not hypothesis rules: one rule, `act`, picks among them uniformly. As rules, hypothesis's
+    swarm testing switches a random half of them off for a whole session, and the sequences that need four
+    kinds of action in a row (a collision, an open winner, an unsaved edit, a reload) all but never ran."""
+
+    def mark(method: Any) -> Any:
+        method.strategies = strategies
+        return method
+
+    return mark
+
+
+def when(available: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """An action that only makes sense in some states (an open buffer to edit, a folder to delete)."""
+
+    def mark(method: Any) -> Any:
+        method.available = available
+        return method
+
+    return mark
 
 
 class Run:
@@ -179,7 +207,7 @@ class EditorSessions(RuleBasedStateMachine):
         for root, folder in placed:
             self.write_skill(root, folder, data, "reload")
 
-    @rule(root=st.sampled_from(ROOTS), folder=st.sampled_from(FOLDERS), data=st.data(), then=THEN)
+    @action(root=st.sampled_from(ROOTS), folder=st.sampled_from(FOLDERS), data=st.data(), then=THEN)
     def write_skill(self, root: str, folder: str, data: st.DataObject, then: str | None) -> None:
         """Create or rewrite a skill on disk (through a link, when the folder is one)."""
         entry = self.base / root / folder
@@ -190,8 +218,8 @@ class EditorSessions(RuleBasedStateMachine):
         self.step("write skill")
         self.changed_disk(then)
 
-    @precondition(lambda self: self.skill_files())
-    @rule(data=st.data(), mutation=st.sampled_from(sorted(MUTATIONS)), where=WHERE, then=THEN)
+    @when(lambda self: self.skill_files())
+    @action(data=st.data(), mutation=st.sampled_from(sorted(MUTATIONS)), where=WHERE, then=THEN)
     def mutate_on_disk(self, data: st.DataObject, mutation: str, where: int, then: str | None) -> None:
         """A small edit on disk: an emoji narrowed to `x` or back, a line inserted."""
         path = data.draw(st.sampled_from(self.skill_files()))
@@ -199,15 +227,15 @@ class EditorSessions(RuleBasedStateMachine):
         self.step(f"disk {mutation}")
         self.changed_disk(then)
 
-    @precondition(lambda self: self.entries())
-    @rule(data=st.data(), then=THEN)
+    @when(lambda self: self.entries())
+    @action(data=st.data(), then=THEN)
     def delete(self, data: st.DataObject, then: str | None) -> None:
         self.remove(data.draw(st.sampled_from(self.entries())))
         self.step("delete")
         self.changed_disk(then)
 
-    @precondition(lambda self: self.entries())
-    @rule(data=st.data(), root=st.sampled_from(ROOTS), folder=st.sampled_from(FOLDERS), then=THEN)
+    @when(lambda self: self.entries())
+    @action(data=st.data(), root=st.sampled_from(ROOTS), folder=st.sampled_from(FOLDERS), then=THEN)
     def rename(self, data: st.DataObject, root: str, folder: str, then: str | None) -> None:
         source, target = data.draw(st.sampled_from(self.entries())), self.base / root / folder
         if not os.path.lexists(target):
@@ -215,8 +243,8 @@ class EditorSessions(RuleBasedStateMachine):
         self.step("rename")
         self.changed_disk(then)
 
-    @precondition(lambda self: self.entries())
-    @rule(data=st.data(), root=st.sampled_from(ROOTS), folder=st.sampled_from(FOLDERS), outside=st.booleans(), then=THEN)
+    @when(lambda self: self.entries())
+    @action(data=st.data(), root=st.sampled_from(ROOTS), folder=st.sampled_from(FOLDERS), outside=st.booleans(), then=THEN)
     def replace_by_link(self, data: st.DataObject, root: str, folder: str, outside: bool, then: str | None) -> None:
         """`root/folder` becomes a link: to another folder in a root, or to a skill outside every root."""
         entry = self.base / root / folder
@@ -233,8 +261,8 @@ class EditorSessions(RuleBasedStateMachine):
         self.step("link outside" if outside else "link inside")
         self.changed_disk(then)
 
-    @precondition(lambda self: self.entries())
-    @rule(data=st.data(), then=THEN)
+    @when(lambda self: self.entries())
+    @action(data=st.data(), then=THEN)
     def toggle_reference(self, data: st.DataObject, then: str | None) -> None:
         """`references/guide.md` appears in (or goes from) a skill folder."""
         folder = data.draw(st.sampled_from(self.entries()))
@@ -251,13 +279,13 @@ class EditorSessions(RuleBasedStateMachine):
 
     # --- telling the server ----------------------------------------------------------------------------
 
-    @rule()
+    @action()
     def watcher_event(self) -> None:
         self.run(self.client.files_changed(*self.skill_files() or [self.workspace]))
         self.step("watcher event")
         self.stale_disk = False
 
-    @rule()
+    @action()
     def reload(self) -> None:
         self.run(self.client.reload())
         self.step("skills.reload")
@@ -271,27 +299,37 @@ class EditorSessions(RuleBasedStateMachine):
     def open_files(self) -> list[Path]:
         return [Path(path) for path in sorted(self.client.buffers)]
 
-    @precondition(lambda self: self.closed_files())
-    @rule(data=st.data())
-    def open(self, data: st.DataObject) -> None:
+    @when(lambda self: self.closed_files())
+    @action(data=st.data(), edit=st.sampled_from((None, *EDITS)), where=WHERE, then=THEN)
+    def open(self, data: st.DataObject, edit: str | None, where: int, then: str | None) -> None:
+        """Open a `SKILL.md` as it is on disk; perhaps edit it at once (unsaved), then perhaps sync."""
         path = data.draw(st.sampled_from(self.closed_files()))
         self.run(self.client.open(path, disk_text(str(path))))
         self.step("open")
+        if edit is not None:
+            self.edit_buffer(path, edit, where, data, then)
 
-    @precondition(lambda self: self.client.buffers)
-    @rule(data=st.data(), mutation=st.sampled_from((*sorted(MUTATIONS), "rewrite")), where=WHERE)
-    def edit(self, data: st.DataObject, mutation: str, where: int) -> None:
-        path = data.draw(st.sampled_from(self.open_files()))
+    @when(lambda self: self.client.buffers)
+    @action(data=st.data(), edit=st.sampled_from(EDITS), where=WHERE, then=THEN)
+    def edit(self, data: st.DataObject, edit: str, where: int, then: str | None) -> None:
+        self.edit_buffer(data.draw(st.sampled_from(self.open_files())), edit, where, data, then)
+
+    def edit_buffer(self, path: Path, edit: str, where: int, data: st.DataObject, then: str | None) -> None:
+        """An unsaved edit; `then` the watcher's event or a reload, which re-sends the other files too."""
         text, _version = self.client.buffers[str(path)]
-        if mutation == "rewrite":
+        if edit == "rewrite":
             text = data.draw(skill_texts(path.parent.name))
         else:
-            text = MUTATIONS[mutation](text, where)
+            text = MUTATIONS[edit](text, where)
         self.run(self.client.edit(path, text))
-        self.step(f"edit {mutation}")
+        self.step(f"edit {edit}")
+        if then == "watcher":
+            self.watcher_event()
+        elif then == "reload":
+            self.reload()
 
-    @precondition(lambda self: self.client.buffers)
-    @rule(data=st.data())
+    @when(lambda self: self.client.buffers)
+    @action(data=st.data())
     def save(self, data: st.DataObject) -> None:
         path = data.draw(st.sampled_from(self.open_files()))
         if not path.parent.is_dir():
@@ -302,11 +340,18 @@ class EditorSessions(RuleBasedStateMachine):
         self.step("save")
         self.stale_disk = False  # a save reloads
 
-    @precondition(lambda self: self.client.buffers)
-    @rule(data=st.data())
+    @when(lambda self: self.client.buffers)
+    @action(data=st.data())
     def close(self, data: st.DataObject) -> None:
         self.run(self.client.close(data.draw(st.sampled_from(self.open_files()))))
         self.step("close")
+
+    @rule(data=st.data())
+    def act(self, data: st.DataObject) -> None:
+        names = [name for name in ACTIONS if getattr(getattr(type(self), name), "available", bool)(self)]
+        method = getattr(self, data.draw(st.sampled_from(names), label="action"))
+        method(**{key: data if key == "data" else data.draw(strategy, label=key)
+                  for key, strategy in method.strategies.items()})
 
     # --- the oracle ------------------------------------------------------------------------------------
 
@@ -320,6 +365,9 @@ class EditorSessions(RuleBasedStateMachine):
         Run.comparisons += 1
         if problems:  # raised, not asserted: pytest would cut the message short
             raise AssertionError("the editor holds what a fresh computation does not give:\n" + "\n".join(problems))
+
+
+ACTIONS = sorted(name for name, value in vars(EditorSessions).items() if hasattr(value, "strategies"))
 
 
 def examples() -> int:

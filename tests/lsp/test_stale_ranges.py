@@ -1,9 +1,11 @@
-"""What the sequence test (test_sequences.py) found, as exact reproductions (issue 21).
+"""The two stale-range bugs of issue 21, as exact reproductions (the issue's own steps).
 
-Both came from one cause: the server decided whether to send a file again on the engine's values, counted in
-code points, while the ranges it sends are UTF-16 and so also depend on the text they are counted on. Each
-test compares with the oracle too, so a range that is right here is right by the same rule the sequence
-test applies.
+The first (a closed file's UTF-16 ranges after a disk edit that changes character widths) is also what the
+sequence test (test_sequences.py) found and shrank to, on main before the fix. The second (a collision's
+related location counted on the winner's unsaved buffer) the sequence test did NOT find: with that bug put
+back, about 1,900 steps (seed 21) passed; only this test catches it. Both came from one cause: the server
+decided whether to send a file again on the engine's values, counted in code points, while the ranges it
+sends are UTF-16 and so also depend on the text they are counted on. Each test compares with the oracle too.
 """
 
 from __future__ import annotations
