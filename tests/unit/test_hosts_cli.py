@@ -135,3 +135,20 @@ def test_check_hosts_on_several_files(tmp_path):
     done = run_cli("check", bad, only, "--home", home, "--format", "json", "--hosts", "copilot-cli,codex")
     found = sorted((d["path"], d["code"]) for d in json.loads(done.stdout)["diagnostics"] if d["code"].startswith("host-"))
     assert found == [(str(bad), "host-skipped"), (str(only), "host-not-seen")]
+
+
+def test_one_skill_file_that_is_a_fifo_is_named_as_such_not_as_outside_every_root(tmp_path):
+    """A FIFO named SKILL.md inside a root is not read by the walk (reading it would block); the error must
+    say that, not claim the file lies outside every agent's skills folder."""
+    import os
+
+    project, home = project_tree(tmp_path)
+    (project / ".git").mkdir()
+    (project / ".agents/skills/a-fifo").mkdir()
+    fifo = project / ".agents/skills/a-fifo/SKILL.md"
+    os.mkfifo(fifo)
+    refused = run_cli("hosts", fifo, "--home", home)
+    assert refused.returncode == 2, refused.stderr
+    assert b"not under any agent's skills folder" not in refused.stderr
+    assert str(fifo).encode() in refused.stderr and b"not a regular file" in refused.stderr
+    assert b"replace it with a regular file" in refused.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 
 from ..output import display_path, print_json, printable, use_safe_text_output
 from ..program import EXIT_OK
@@ -108,6 +109,11 @@ def run_hosts(args: argparse.Namespace) -> int:
         only = os.path.abspath(named)
         if os.path.basename(only).lower() != "skill.md":
             raise UsageError(f"{named!r} is not a directory, nor a file named SKILL.md")
+        if not stat.S_ISREG(os.stat(only).st_mode):  # the walk never opens one (reading a FIFO blocks)
+            raise UsageError(
+                f"{only} is not a regular file (a FIFO, a device or a socket): no agent reads it as a skill; "
+                "replace it with a regular file"
+            )
         workspace = find_workspace(os.path.dirname(only), home) or os.path.dirname(only)
     elif named is not None:
         workspace = folder_argument(named, "workspace")
