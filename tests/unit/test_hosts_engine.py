@@ -321,3 +321,30 @@ def test_walk_entries_bound_at_the_bound_and_one_past(tree, monkeypatch):
     monkeypatch.setattr(limits, "MAX_HOST_WALK_ENTRIES", 5)
     found = hosts.report(str(project), str(home), ("codex",))
     assert found.truncated.startswith("the walk stopped after 5 entries") and len(found.files) == 2
+
+
+def test_server_walks_and_reads_once_for_diagnostics_and_hover(tree, monkeypatch):
+    """The server asks for the chosen agents' refusals (`albedoSkills.hosts`) and, on hover, for every agent:
+    both come from one walk and one read of each file until the next reload, and agree with a fresh report."""
+    from albedo_skills_ls.lsp.host_findings import HostFindings
+    from albedo_skills_ls.skills.hosts import verdicts as verdicts_module
+
+    project, home = tree
+    skill(project / ".agents/skills", "a-one", front("a-one", "One."))
+    skill(project / ".claude/skills", "c-two", front("c-two", "Use this: when YAML is malformed"))
+    walks, reads = [], []
+    real_walk, real_read = hosts.walk, verdicts_module.read_facts
+    monkeypatch.setattr(hosts, "walk", lambda roots: walks.append(1) or real_walk(roots))
+    monkeypatch.setattr(verdicts_module, "read_facts", lambda found: reads.append(found.path) or real_read(found))
+    findings = HostFindings()
+    chosen = findings.diagnostics(str(project), str(home), ("copilot-cli", "gemini-cli"))
+    every = findings.report(str(project), str(home), None)
+    assert len(walks) == 1 and sorted(reads) == sorted(set(reads)) and len(reads) == 2
+    fresh = hosts.report(str(project), str(home))
+    assert every.to_json() == fresh.to_json() and every.files == fresh.files
+    from albedo_skills_ls.skills.hosts.diagnostics import host_diagnostics
+
+    assert chosen == host_diagnostics(hosts.report(str(project), str(home), ("copilot-cli", "gemini-cli")))
+    findings.clear()
+    findings.report(str(project), str(home), None)
+    assert len(walks) == 4  # the two fresh reports above, and the one after clear()

@@ -64,19 +64,40 @@ class Report(NamedTuple):
         }
 
 
-def report(workspace: str | None, home: str | None = None, ids: tuple[str, ...] | None = None) -> Report:
-    """Every chosen agent's verdict on every SKILL.md (any letter case) under any agent's roots."""
+class Walked(NamedTuple):
+    """One walk of every agent's roots, with each file read at most once: what every report on the same
+    (workspace, home) shares, whichever agents it judges."""
+
+    workspace: str | None
+    home: str
+    files: tuple[Found, ...]  # in path order
+    truncated: str | None
+    facts: FactsCache
+
+
+def walked(workspace: str | None, home: str | None = None) -> Walked:
     home_path = os.path.abspath(home if home is not None else os.path.expanduser("~"))
     workspace_path = os.path.abspath(workspace) if workspace is not None else None
     every_root = [root for host in models() for root in root_paths(host, workspace_path, home_path)]
     found = walk(every_root)
     files = tuple(sorted(found.files, key=lambda f: f.path))
-    chosen = models(ids)
-    facts = FactsCache()
+    return Walked(workspace_path, home_path, files, found.truncated, FactsCache())
+
+
+def report(
+    workspace: str | None,
+    home: str | None = None,
+    ids: tuple[str, ...] | None = None,
+    done: Walked | None = None,
+    judged: dict[str, HostReport] | None = None,
+) -> Report:
+    """Every chosen agent's verdict on every SKILL.md (any letter case) under any agent's roots. `done`: a walk
+    of the same folders to reuse; `judged`: each agent's verdicts on it so far, by id, reused and filled in."""
+    seen = done if done is not None else walked(workspace, home)
+    judged = {} if judged is None else judged
+    for host in models(ids):
+        if host.id not in judged:
+            judged[host.id] = host_report(host, seen.files, seen.workspace, seen.home, seen.facts)
     return Report(
-        workspace_path,
-        home_path,
-        files,
-        tuple(host_report(host, files, workspace_path, home_path, facts) for host in chosen),
-        found.truncated,
+        seen.workspace, seen.home, seen.files, tuple(judged[host.id] for host in models(ids)), seen.truncated
     )
