@@ -42,4 +42,7 @@ MAX_NESTED_NAMED = 3  # nested skill folders named in the message ("and N more" 
 MAX_HOST_WALK_DEPTH = 16  # folder levels below a root (OpenCode and Copilot CLI read 8 and more when run)
 MAX_HOST_WALK_ENTRIES = 20_000  # directory entries read across all roots, in one walk
 MAX_HOST_SKILL_FILES = 512  # files named SKILL.md (any letter case) judged per walk
+# collections (mappings, sequences) nested in one frontmatter, for the agents' standard YAML parse: the C
+# parser composes nodes recursively and overflows the stack (a crash, not an error) near 30,000 levels
+MAX_HOST_YAML_NESTING = 1_000
 MAX_PLUGIN_MANIFEST_BYTES = 64 * 1024  # a Codex `.codex-plugin/plugin.json` read for its name; larger: not read

@@ -152,3 +152,18 @@ def test_one_skill_file_that_is_a_fifo_is_named_as_such_not_as_outside_every_roo
     assert b"not under any agent's skills folder" not in refused.stderr
     assert str(fifo).encode() in refused.stderr and b"not a regular file" in refused.stderr
     assert b"replace it with a regular file" in refused.stderr
+
+
+def test_deeply_nested_frontmatter_is_a_yaml_problem_not_a_crash(tmp_path):
+    """30,000 nested `[` fit in the 64 KB frontmatter bound; the C YAML parser overflowed the stack on them
+    and `hosts` died with SIGSEGV (the server runs the same code)."""
+    project, home = project_tree(tmp_path)
+    (project / ".git").mkdir()
+    deep = write_skill(
+        project / ".agents/skills", "a-deep", "name: a-deep\ndescription: Deep.\nx: " + "[" * 30_000 + "]" * 30_000 + "\n"
+    )
+    done = run_cli("hosts", deep, "--home", home, "--format", "json", "--host", "copilot-cli,gemini-cli")
+    assert done.returncode == 0, done.stderr
+    skills = json.loads(done.stdout)["hosts"]
+    assert "nested deeper than 1,000 levels" in skills["copilot-cli"]["skills"][str(deep)]["reason"]
+    assert skills["gemini-cli"]["skills"][str(deep)]["name"] == "a-deep"  # its line reading still finds it

@@ -13,6 +13,7 @@ import os
 import re
 from typing import Any, NamedTuple
 
+from .. import limits
 from ..discovery import read_skill_bytes
 from .walker import Found
 
@@ -138,6 +139,11 @@ def _parse_yaml(text: str) -> tuple[dict[str, Any] | None, YamlProblem | None]:
         mark = exc.problem_mark
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         return None, YamlProblem(exc.problem or str(exc), line, column)
+    except _TooDeep as exc:
+        return None, YamlProblem(
+            f"nested deeper than {limits.MAX_HOST_YAML_NESTING:,} levels: albedo-skills does not parse YAML this "
+            "deep; flatten the frontmatter", exc.line, exc.column,
+        )
     except (YAMLError, ValueError, TypeError) as exc:  # a constructor refusing a value (a bad date, a tag)
         return None, YamlProblem(str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__, 1, 1)
     if value is None:
@@ -154,9 +160,39 @@ def _load(text: str) -> Any:
         from ruamel.yaml import YAML
 
         return YAML(typ="safe", pure=True).load(text)
+    _check_nesting(CSafeLoader(io.StringIO(text)))  # before composing: the C composer recurses without a guard
     loader = CSafeLoader(io.StringIO(text))
     try:
         return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+class _TooDeep(Exception):
+    def __init__(self, line: int, column: int) -> None:
+        super().__init__(line, column)
+        self.line, self.column = line, column
+
+
+def _check_nesting(loader: Any) -> None:
+    """Raise `_TooDeep` at the first collection nested past `limits.MAX_HOST_YAML_NESTING`; syntax errors are
+    left to the real parse. Reads events only (libyaml's parser keeps its own stack), and stops at the bound."""
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.events import CollectionEndEvent, CollectionStartEvent
+
+    depth = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > limits.MAX_HOST_YAML_NESTING:
+                    mark = event.start_mark
+                    raise _TooDeep(mark.line + 1, mark.column + 1)
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except YAMLError:
+        return
     finally:
         loader.dispose()
 
