@@ -167,3 +167,39 @@ def test_deeply_nested_frontmatter_is_a_yaml_problem_not_a_crash(tmp_path):
     skills = json.loads(done.stdout)["hosts"]
     assert "nested deeper than 1,000 levels" in skills["copilot-cli"]["skills"][str(deep)]["reason"]
     assert skills["gemini-cli"]["skills"][str(deep)]["name"] == "a-deep"  # its line reading still finds it
+
+
+def test_a_file_albedo_skills_did_not_read_is_not_judged_for_any_agent(tmp_path):
+    """Past the read bound, or not UTF-8: no agent was run on such a file, so no verdict claims it refuses it."""
+    from albedo_skills_ls.skills.limits import MAX_SKILL_FILE_BYTES
+
+    project, home = tmp_path / "project", tmp_path / "home"
+    home.mkdir()
+    head = "---\nname: {0}\ndescription: Padded to a size.\n---\n"
+    for folder, size in (("at-bound", MAX_SKILL_FILE_BYTES), ("past-bound", MAX_SKILL_FILE_BYTES + 1)):
+        text = head.format(folder)
+        path = project / ".agents/skills" / folder / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(text + "x" * (size - len(text)), encoding="ascii")
+        assert path.stat().st_size == size
+    latin = project / ".agents/skills/latin/SKILL.md"
+    latin.parent.mkdir(parents=True)
+    latin.write_bytes(b"---\nname: latin\ndescription: Caf\xe9.\n---\n")
+    done = run_cli("hosts", project, "--home", home, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)["hosts"]
+    at = str(project / ".agents/skills/at-bound/SKILL.md")
+    assert data["codex"]["skills"][at]["loads"] is True and data["codex"]["skills"][at]["name"] == "at-bound"
+    for unread, why in ((project / ".agents/skills/past-bound/SKILL.md", "1,048,576"), (latin, "not UTF-8")):
+        judged = []
+        for host, entry in data.items():
+            verdict = entry["skills"][str(unread)]
+            assert verdict["loads"] is False, host
+            # Albedo's own verdict is discovery's, which says what it refuses and why; an agent that does not
+            # read .agents/skills says so first (not seen), whatever the file holds.
+            if host == "albedo" or " does not read " in verdict["reason"]:
+                continue
+            assert verdict["reason"].startswith("not judged: albedo-skills did not read the file ("), (host, verdict)
+            assert why in verdict["reason"] and "is not known" in verdict["reason"], (host, verdict)
+            judged.append(host)
+        assert {"codex", "gemini-cli", "opencode", "copilot-cli", "zed"} <= set(judged), judged

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import cut, loaded
+from .common import cut, loaded, unreadable
 from .facts import BOM, SkillFacts
 from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 
@@ -11,8 +11,8 @@ MAX_ENTRY = 1_536  # characters of description + when_to_use in the listing (cha
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    if facts.unreadable is not None:
-        return Verdict(SKIPPED, reason=f"{LABEL} cannot read it: {facts.unreadable}")
+    if (problem := unreadable(facts, LABEL)) is not None:
+        return problem
     command = facts.folder_name  # the command is the folder's name, whatever `name:` says (run)
     notes = []
     written = facts.lenient("description")  # the runtime keeps a frontmatter whose YAML fails (run)

@@ -22,10 +22,18 @@ def strip_tags(text: str) -> str:
 
 
 def unreadable(facts: SkillFacts, label: str) -> Verdict | None:
-    """The verdict on a file no agent can read (too large, not UTF-8, a FIFO), or None."""
+    """The verdict on a file albedo-skills did not read (past its size bound, not UTF-8, a FIFO), or None.
+
+    No agent was run on such files (beyond a 124,904-byte one, which every agent loaded), so the reason
+    says what albedo-skills saw and that the agent's own answer is not known, not that the agent refuses it.
+    """
     if facts.unreadable is None:
         return None
-    return Verdict(SKIPPED, reason=f"{label} cannot read it: {facts.unreadable}")
+    return Verdict(
+        SKIPPED,
+        reason=f"not judged: albedo-skills did not read the file ({facts.unreadable}), so whether "
+        f"{label} loads it is not known; fix what albedo-skills says and ask again",
+    )
 
 
 # Copilot CLI (as run) and libyaml, which serde_yaml wraps (Zed), word this refusal differently from the reader
