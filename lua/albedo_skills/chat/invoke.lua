@@ -142,10 +142,15 @@ function M.activations(bufnr, texts, owned)
   if not client then
     return no_server()
   end
-  local pending, ids, catalog_done, failure = 0, {}, false, nil
+  -- gave_up: the wait ended unanswered; an answer that still comes (the server may have answered before it
+  -- saw the cancel) then changes nothing and starts no further request
+  local pending, ids, catalog_done, failure, gave_up = 0, {}, false, nil, false
   local function answer(index, command)
     return function(err, result)
       pending = pending - 1
+      if gave_up then
+        return
+      end
       if err then
         results[index] = { refused = err.message or vim.inspect(err), command = command }
       elseif type(result) == "table" and type(result.input) == "string" then
@@ -155,6 +160,9 @@ function M.activations(bufnr, texts, owned)
   end
   local catalog_id = M.catalog(client, function(entries, message)
     catalog_done = true
+    if gave_up then
+      return
+    end
     if not entries then
       failure = message
       return
@@ -176,6 +184,9 @@ function M.activations(bufnr, texts, owned)
     return catalog_done and pending == 0
   end, M.POLL_MS)
   if not finished then
+    -- every turn goes as typed, as the notice says: no turn half-rewritten, and no refusal (answered for one
+    -- turn before the wait ended) stopping a send the notice said went
+    gave_up = true
     for _, id in ipairs({ catalog_id, unpack(ids) }) do
       pcall(call, client, "cancel_request", id)
     end
@@ -185,7 +196,7 @@ function M.activations(bufnr, texts, owned)
         M.TIMEOUT_MS
       )
     )
-    return results
+    return {}
   end
   if failure then
     M.notice("catalog", "the server could not list the skills (" .. failure .. "): slash commands go as typed")
