@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -23,7 +24,7 @@ import pytest
 
 from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN, parse_activation_input
 from fake_model import FakeModel
-from nvim_tmux import Editor, require_tools
+from nvim_tmux import NVIM, Editor, require_tools
 from pinned import plugin_dir
 
 REPO = Path(__file__).resolve().parents[2]
@@ -477,3 +478,26 @@ def test_gp_without_server_sends_as_typed_with_one_notice(gp):
         assert blocks(request) == 0
         assert user_turns(request)[0] == TYPED
     assert len(gp["no_server_notices"]) == 1, gp["no_server_notices"]
+
+
+@pytest.mark.parametrize(
+    ("wanted", "in_force"),
+    [(10000, 10000), (10001, 10000), (1, 1), (0, 2000), ("5000", 2000)],
+)
+def test_invoke_wait_is_held_within_its_limit(wanted, in_force):
+    """A person's timeout_ms never holds the editor past TIMEOUT_LIMIT_MS (at the bound and one past)."""
+    require_tools()
+    script = (
+        f"local invoke = require('albedo_skills.chat.invoke'); "
+        f"assert(invoke.TIMEOUT_LIMIT_MS == 10000); "
+        f"io.stdout:write(tostring(invoke.set_timeout({wanted!r})))"
+    ).replace("'5000'", '"5000"')
+    done = subprocess.run(
+        [str(NVIM), "--headless", "--clean", "--cmd", f"set rtp^={REPO}", "-l", "/dev/stdin"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.strip() == str(in_force), done

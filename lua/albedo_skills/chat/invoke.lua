@@ -14,8 +14,20 @@ local M = {}
 -- The longest one chat request waits for the server before its text goes as typed: a hang guard for the
 -- editor (a `commands.invoke` round trip takes milliseconds; see docs/performance.md).
 M.TIMEOUT_MS = 2000
+-- The most a person's `timeout_ms` can make that wait: a longer setting counts as this, so the editor is
+-- never held past it (gptel's chat has the same limit, `albedo-skills-gptel-timeout-limit`).
+M.TIMEOUT_LIMIT_MS = 10000
 -- How often the wait looks at the answers (vim.wait's interval).
 M.POLL_MS = 5
+
+--- Set the wait from a person's option: a number of milliseconds, held within (0, TIMEOUT_LIMIT_MS].
+--- Anything else leaves it as it was. Returns the wait now in force.
+function M.set_timeout(ms)
+  if type(ms) == "number" and ms > 0 then
+    M.TIMEOUT_MS = math.min(ms, M.TIMEOUT_LIMIT_MS)
+  end
+  return M.TIMEOUT_MS
+end
 
 local SERVER = "albedo_skills"
 local EXECUTE = "workspace/executeCommand"
