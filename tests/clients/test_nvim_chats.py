@@ -13,6 +13,7 @@ is on a condition; the guard only turns a hang into a failure that shows the scr
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -501,3 +502,32 @@ def test_invoke_wait_is_held_within_its_limit(wanted, in_force):
         check=True,
     )
     assert done.stdout.strip() == str(in_force), done
+
+
+@pytest.mark.parametrize(
+    ("turn", "split"),
+    [
+        ("/demo merge these files", ["/demo", "merge these files"]),
+        ("/demo", ["/demo", ""]),
+        ("/demo \n  two lines ", ["/demo", "two lines "]),
+        ("/etc/hosts is broken", None),  # a path, as the server and gptel read it: no server is asked
+        ("/demo/x y", None),
+        ("/ alone", None),
+        ("plain text", None),
+    ],
+)
+def test_a_turn_is_split_into_command_and_arguments_as_the_server_reads_chat_text(turn, split):
+    script = (
+        "local invoke = require('albedo_skills.chat.invoke'); "
+        "io.stdout:write(vim.json.encode({ ok = true, split = { invoke.split(vim.json.decode(io.read('*l'))) } }))"
+    )
+    done = subprocess.run(
+        [str(NVIM), "--headless", "--clean", "--cmd", f"set rtp^={REPO}", "-c", f"lua {script}", "-c", "qa!"],
+        input=json.dumps(turn) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    answer = json.loads(done.stdout)  # `ok` proves the script ran to its end
+    assert answer["ok"] is True and (answer["split"] or []) == (split or []), done

@@ -60,12 +60,14 @@ end
 
 --- A turn's command and its arguments: the first word when it starts with `/`, and the text after it exactly
 --- as typed to the end of the turn, leading white space dropped. nil when the turn starts with no command.
+--- A second `/` makes the word a path (`/etc/hosts`), not a command: the server's rule for chat text
+--- (albedo_skills_ls/skills/slash.py) and gptel's (albedo-skills-gptel--command-regexp).
 function M.split(text)
   if type(text) ~= "string" then
     return nil
   end
-  local command, rest = text:match("^(/[^%s]+)(.*)$")
-  if not command then
+  local command, rest = text:match("^(/[^%s/]+)(.*)$")
+  if not command or not (rest == "" or rest:find("^%s")) then
     return nil
   end
   return command, (rest:gsub("^%s+", ""))
