@@ -258,15 +258,19 @@ string saying why everything goes as typed (no server, no answer in
 time); or (refused COMMAND MESSAGE)."
   (let ((server (albedo-skills-gptel--server origin)))
     (if (not server)
-        (format "no albedo-skills-ls server runs for %s, so %s went as typed (open a SKILL.md there, \
+        (albedo-skills-gptel--why
+         'no-server
+         "no albedo-skills-ls server runs for %s, so %s went as typed (open a SKILL.md there, \
 or M-x albedo-skills-gptel-connect)"
-                (abbreviate-file-name (or (albedo-skills-gptel--project-root origin)
-                                          (buffer-local-value 'default-directory origin)))
-                (caar calls))
+         (abbreviate-file-name (or (albedo-skills-gptel--project-root origin)
+                                   (buffer-local-value 'default-directory origin)))
+         (caar calls))
       (let ((entries (albedo-skills-gptel--skill-entries server deadline)))
         (cond
          ((eq entries 'timeout) (albedo-skills-gptel--late-text calls))
-         ((stringp entries) (format "the server refused its catalog (%s), so the prompt went as typed" entries))
+         ((stringp entries)
+          (albedo-skills-gptel--why 'catalog "the server refused its catalog (%s), so the prompt went as typed"
+                                    entries))
          (t
           (let* ((skill-calls (cl-remove-if-not
                                (lambda (call) (albedo-skills-gptel--skill-command-p (car call) entries))
@@ -290,13 +294,34 @@ Nothing the server or its process does may stop a send: an error while
 asking (the process stopped, say) is said once and the text goes as typed."
   (condition-case err
       (albedo-skills-gptel--answers origin calls deadline)
-    (error (format "could not ask the server (%s), so %s went as typed"
-                   (error-message-string err) (caar calls)))))
+    (error (albedo-skills-gptel--why 'error "could not ask the server (%s), so %s went as typed"
+                                     (error-message-string err) (caar calls)))))
 
 (defun albedo-skills-gptel--late-text (commands)
   "The message for a server that did not answer in time about COMMANDS."
-  (format "the server did not answer within %.2g s, so %s went as typed (see albedo-skills-gptel-timeout)"
-          (albedo-skills-gptel--timeout) (caar commands)))
+  (albedo-skills-gptel--why
+   'timeout "the server did not answer within %.2g s, so %s went as typed (see albedo-skills-gptel-timeout)"
+   (albedo-skills-gptel--timeout) (caar commands)))
+
+(defun albedo-skills-gptel--why (reason format-string &rest args)
+  "The message FORMAT-STRING and ARGS make, marked with REASON (a symbol).
+REASON says which notice it is, so each is shown once: see
+`albedo-skills-gptel--noticed'."
+  (propertize (apply #'format format-string args) 'albedo-skills-gptel-reason reason))
+
+(defvar albedo-skills-gptel--noticed nil
+  "Reasons (`no-server', `timeout', ...) said since the server last answered.
+Decisions.md section 9: with no server or no answer the prompt goes as
+typed and one notice says why, not one per send.")
+
+(defun albedo-skills-gptel--notice (text)
+  "Show TEXT after the command, unless its reason was said already.
+Said already: since the server last answered."
+  (let ((reason (get-text-property 0 'albedo-skills-gptel-reason text)))
+    (unless (memq reason albedo-skills-gptel--noticed)
+      (push reason albedo-skills-gptel--noticed)
+      ;; After the command: gptel's own "Querying..." would hide a message shown now.
+      (run-at-time 0 nil #'albedo-skills-gptel--say "%s" text))))
 
 (defun albedo-skills-gptel-transform (fsm)
   "Rewrite each user turn of FSM's prompt that starts with a skill command.
@@ -317,14 +342,14 @@ buffers (`gptel-mode') are rewritten."
             (setq result (albedo-skills-gptel--answers-or-why origin calls deadline)))
           (setq albedo-skills-gptel-last-duration (- (float-time) started))
           (pcase result
-            ;; After the command: gptel's own "Querying..." would hide a message shown now.
-            ((pred stringp) (run-at-time 0 nil #'albedo-skills-gptel--say "%s" result))
+            ((pred stringp) (albedo-skills-gptel--notice result))
             (`(refused ,command ,why)
              ;; A stale or invalid skill never gets a guessed activation: stop this send.
              (kill-buffer (current-buffer))
              (user-error "albedo-skills: %s was not sent: %s (M-x albedo-skills-gptel-reload, then send again)"
                          command why))
             (_
+             (setq albedo-skills-gptel--noticed nil) ; the server answered: a later failure is said again
              (cl-loop for turn in turns         ; last first, so earlier positions stay valid
                       for input in result
                       when input

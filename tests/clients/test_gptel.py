@@ -216,6 +216,8 @@ def chat(tmp_path_factory):
             term.command("eglot-shutdown-all")
             seen["offline"] = send_turn(term, model, seen, "/demo offline", 9)
             seen["offline_screen"] = term.wait_for_text("no albedo-skills-ls server runs")
+            # a second send without the server: as typed again, and no second message
+            seen["offline_again"] = send_turn(term, model, seen, "/demo offline again", 10)
             # the *Messages* buffer, alone on the screen, at its end
             term.keys("C-x", "b")
             term.type("*Messages*")
@@ -296,17 +298,20 @@ def test_with_the_server_stopped_the_typed_text_goes_and_one_message_says_why(ch
     assert user_texts(chat["offline"])[0] == "/demo merge these files"
     assert last_user_text(chat["offline"]) == "/demo offline"
     assert not any(ACTIVATION_OPEN in text for text in user_texts(chat["offline"]))
+    assert last_user_text(chat["offline_again"]) == "/demo offline again"
+    assert not any(ACTIVATION_OPEN in text for text in user_texts(chat["offline_again"]))
     said = [line for line in lines(chat["messages_screen"]) if "no albedo-skills-ls server runs" in line]
     assert len(said) == 1, chat["messages_screen"]
     assert "went as typed" in said[0]
-    assert len(chat["requests"]) == 10
+    assert "times]" not in said[0], said  # *Messages* folds a repeated message into one line, "[2 times]"
+    assert len(chat["requests"]) == 11
 
 
 def test_the_chat_shows_every_turn_as_typed(chat):
     """After each reply the screen shows the turn as it was typed, and never an activation."""
     typed = ["/demo merge these files", "and again", "/nosuch thing", "/help me",
              "/demo " + chat["delimiter_arguments"], "/demo after the edit", "/fresh start", "/demo paused",
-             "/demo resumed", "/demo offline"]
+             "/demo resumed", "/demo offline", "/demo offline again"]
     assert sorted(chat["shown"]) == sorted(typed)
     for text, screen in chat["shown"].items():
         assert f"### {text}" in lines(screen), screen

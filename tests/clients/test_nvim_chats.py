@@ -13,9 +13,11 @@ is on a condition; the guard only turns a hang into a failure that shows the scr
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -23,7 +25,7 @@ import pytest
 
 from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN, parse_activation_input
 from fake_model import FakeModel
-from nvim_tmux import Editor, require_tools
+from nvim_tmux import NVIM, Editor, require_tools
 from pinned import plugin_dir
 
 REPO = Path(__file__).resolve().parents[2]
@@ -477,3 +479,54 @@ def test_gp_without_server_sends_as_typed_with_one_notice(gp):
         assert blocks(request) == 0
         assert user_turns(request)[0] == TYPED
     assert len(gp["no_server_notices"]) == 1, gp["no_server_notices"]
+
+
+
+HEADLESS_HANG_GUARD_SECONDS = 60  # one headless Neovim evaluating one expression
+
+
+def headless_invoke(expression: str, given: object) -> object:
+    """EXPRESSION (Lua, with `invoke` = albedo_skills.chat.invoke and `given` = GIVEN, passed as JSON) evaluated
+    in a headless Neovim with this repository on 'runtimepath'; its value, back through JSON. The script's
+    `ok` proves it ran to its end (a Lua error in `-c` still exits 0)."""
+    require_tools()
+    script = (
+        "local invoke = require('albedo_skills.chat.invoke'); local given = vim.json.decode(io.read('*l')); "
+        f"io.stdout:write(vim.json.encode({{ ok = true, value = {{ {expression} }} }}))"
+    )
+    done = subprocess.run(
+        [str(NVIM), "--headless", "--clean", "--cmd", f"set rtp^={REPO}", "-c", f"lua {script}", "-c", "qa!"],
+        input=json.dumps(given) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=HEADLESS_HANG_GUARD_SECONDS,
+        check=True,
+    )
+    answer = json.loads(done.stdout or "{}")
+    assert answer.get("ok") is True, done
+    return answer["value"] or []  # an empty Lua table encodes as {}
+
+
+@pytest.mark.parametrize(
+    ("wanted", "in_force"),
+    [(10000, 10000), (10001, 10000), (1, 1), (0, 2000), ("5000", 2000)],
+)
+def test_invoke_wait_is_held_within_its_limit(wanted, in_force):
+    """A person's timeout_ms never holds the editor past TIMEOUT_LIMIT_MS (at the bound and one past)."""
+    assert headless_invoke("invoke.TIMEOUT_LIMIT_MS, invoke.set_timeout(given)", wanted) == [10000, in_force]
+
+
+@pytest.mark.parametrize(
+    ("turn", "split"),
+    [
+        ("/demo merge these files", ["/demo", "merge these files"]),
+        ("/demo", ["/demo", ""]),
+        ("/demo \n  two lines ", ["/demo", "two lines "]),
+        ("/etc/hosts is broken", []),  # a path, as the server and gptel read it: no server is asked
+        ("/demo/x y", []),
+        ("/ alone", []),
+        ("plain text", []),
+    ],
+)
+def test_a_turn_is_split_into_command_and_arguments_as_the_server_reads_chat_text(turn, split):
+    assert headless_invoke("invoke.split(given)", turn) == split

@@ -146,9 +146,7 @@ end
 --- Called by the extension's setup (CodeCompanion's `extensions = { albedo_skills = { opts = ... } }`).
 function M.setup(opts)
   M.opts = opts or {}
-  if M.opts.timeout_ms then
-    invoke.TIMEOUT_MS = M.opts.timeout_ms
-  end
+  invoke.set_timeout(M.opts.timeout_ms)
   local chat_opts = chat_config().opts
   if not M.decorated or chat_opts.prompt_decorator ~= M.decorated then
     M.decorated = decorate(chat_opts.prompt_decorator)

@@ -14,8 +14,20 @@ local M = {}
 -- The longest one chat request waits for the server before its text goes as typed: a hang guard for the
 -- editor (a `commands.invoke` round trip takes milliseconds; see docs/performance.md).
 M.TIMEOUT_MS = 2000
+-- The most a person's `timeout_ms` can make that wait: a longer setting counts as this, so the editor is
+-- never held past it (gptel's chat has the same limit, `albedo-skills-gptel-timeout-limit`).
+M.TIMEOUT_LIMIT_MS = 10000
 -- How often the wait looks at the answers (vim.wait's interval).
 M.POLL_MS = 5
+
+--- Set the wait from a person's option: a number of milliseconds, held within (0, TIMEOUT_LIMIT_MS].
+--- Anything else leaves it as it was. Returns the wait now in force.
+function M.set_timeout(ms)
+  if type(ms) == "number" and ms > 0 then
+    M.TIMEOUT_MS = math.min(ms, M.TIMEOUT_LIMIT_MS)
+  end
+  return M.TIMEOUT_MS
+end
 
 local SERVER = "albedo_skills"
 local EXECUTE = "workspace/executeCommand"
@@ -48,12 +60,14 @@ end
 
 --- A turn's command and its arguments: the first word when it starts with `/`, and the text after it exactly
 --- as typed to the end of the turn, leading white space dropped. nil when the turn starts with no command.
+--- A second `/` makes the word a path (`/etc/hosts`), not a command: the server's rule for chat text
+--- (albedo_skills_ls/skills/slash.py) and gptel's (albedo-skills-gptel--command-regexp).
 function M.split(text)
   if type(text) ~= "string" then
     return nil
   end
-  local command, rest = text:match("^(/[^%s]+)(.*)$")
-  if not command then
+  local command, rest = text:match("^(/[^%s/]+)(.*)$")
+  if not command or not (rest == "" or rest:find("^%s")) then
     return nil
   end
   return command, (rest:gsub("^%s+", ""))
@@ -142,10 +156,15 @@ function M.activations(bufnr, texts, owned)
   if not client then
     return no_server()
   end
-  local pending, ids, catalog_done, failure = 0, {}, false, nil
+  -- gave_up: the wait ended unanswered; an answer that still comes (the server may have answered before it
+  -- saw the cancel) then changes nothing and starts no further request
+  local pending, ids, catalog_done, failure, gave_up = 0, {}, false, nil, false
   local function answer(index, command)
     return function(err, result)
       pending = pending - 1
+      if gave_up then
+        return
+      end
       if err then
         results[index] = { refused = err.message or vim.inspect(err), command = command }
       elseif type(result) == "table" and type(result.input) == "string" then
@@ -155,6 +174,9 @@ function M.activations(bufnr, texts, owned)
   end
   local catalog_id = M.catalog(client, function(entries, message)
     catalog_done = true
+    if gave_up then
+      return
+    end
     if not entries then
       failure = message
       return
@@ -176,6 +198,9 @@ function M.activations(bufnr, texts, owned)
     return catalog_done and pending == 0
   end, M.POLL_MS)
   if not finished then
+    -- every turn goes as typed, as the notice says: no turn half-rewritten, and no refusal (answered for one
+    -- turn before the wait ended) stopping a send the notice said went
+    gave_up = true
     for _, id in ipairs({ catalog_id, unpack(ids) }) do
       pcall(call, client, "cancel_request", id)
     end
@@ -185,7 +210,7 @@ function M.activations(bufnr, texts, owned)
         M.TIMEOUT_MS
       )
     )
-    return results
+    return {}
   end
   if failure then
     M.notice("catalog", "the server could not list the skills (" .. failure .. "): slash commands go as typed")
