@@ -116,6 +116,7 @@ const fakeVscode = {
       return disposable;
     },
     registerTextDocumentContentProvider: () => disposable,
+    onDidCloseTextDocument: () => disposable,
     getWorkspaceFolder: () => undefined,
     onDidGrantWorkspaceTrust(listener: Listener) {
       state.trustListeners.push(listener);
