@@ -118,6 +118,8 @@ export async function startWorkbench({ folder, machineSettings = {}, userSetting
     url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`,
     /** This workbench's own extensions folder: the processes started from it are this workbench's. */
     extensions,
+    /** The user settings file (VS Code watches it; the extension writes its user-level settings there). */
+    userSettings: path.join(data, 'User', 'settings.json'),
     stop() {
       try {
         process.kill(-server.pid, 'SIGTERM'); // the extension host and the language server are in its group

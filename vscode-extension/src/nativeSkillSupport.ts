@@ -24,6 +24,15 @@ import {
   NATIVE_SKILL_LANGUAGE,
   SERVER_SOURCE,
 } from './nativeSkillRules';
+import {
+  albedoLocations,
+  COPILOT_LOCATIONS_SETTING,
+  type Locations,
+  VSCODE_LOCATIONS_KEY,
+  VSCODE_LOCATIONS_SECTION,
+  withAlbedoLocations,
+  withoutAlbedoLocations,
+} from './nativeSkillLocations';
 import type { ClientSource } from './skillsView';
 
 const codeOf = (diagnostic: vscode.Diagnostic) => (typeof diagnostic.code === 'object' ? String(diagnostic.code.value) : diagnostic.code?.toString());
@@ -135,6 +144,47 @@ class NativeSkillSupport {
     });
     return { dispose: () => [closed, changed].forEach((listener) => listener.dispose()) };
   }
+}
+
+/**
+ * `albedoSkills.copilotSkillLocations`: while on, Albedo's roots are in VS Code's `chat.agentSkillsLocations`
+ * (user settings); turned off, the ones it added go. VS Code without that setting (1.96) is left alone.
+ */
+export function syncCopilotSkillLocations(channel: vscode.LogOutputChannel): vscode.Disposable {
+  const apply = async (turnedOff: boolean) => {
+    const albedo = vscode.workspace.getConfiguration('albedoSkills');
+    const chat = vscode.workspace.getConfiguration(VSCODE_LOCATIONS_SECTION);
+    const seen = chat.inspect<Locations>(VSCODE_LOCATIONS_KEY);
+    const on = albedo.get<boolean>(COPILOT_LOCATIONS_SETTING, false);
+    if (seen?.defaultValue === undefined) {
+      if (on) {
+        channel.info(`albedoSkills.${COPILOT_LOCATIONS_SETTING}: this VS Code has no ${VSCODE_LOCATIONS_SECTION}.${VSCODE_LOCATIONS_KEY}; nothing to add`);
+      }
+      return;
+    }
+    const wanted = albedoLocations(albedo.get<boolean>('userRoots', true), albedo.get<string>('home', ''));
+    const value = on
+      ? withAlbedoLocations(seen.globalValue, chat.get<Locations>(VSCODE_LOCATIONS_KEY), wanted)
+      : turnedOff
+        ? withoutAlbedoLocations(seen.globalValue, seen.defaultValue, albedoLocations(true, ''))
+        : undefined;
+    if (value === undefined) {
+      return;
+    }
+    try {
+      // Nothing left of the person's own: the setting goes from the user settings, back to VS Code's default.
+      await chat.update(VSCODE_LOCATIONS_KEY, Object.keys(value).length > 0 ? value : undefined, vscode.ConfigurationTarget.Global);
+      channel.info(`${VSCODE_LOCATIONS_SECTION}.${VSCODE_LOCATIONS_KEY} (user settings) is now ${JSON.stringify(value)}`);
+    } catch (error) {
+      channel.warn(`albedoSkills.${COPILOT_LOCATIONS_SETTING}: could not write ${VSCODE_LOCATIONS_SECTION}.${VSCODE_LOCATIONS_KEY}: ${String(error)}`);
+    }
+  };
+  void apply(false);
+  return vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration(`albedoSkills.${COPILOT_LOCATIONS_SETTING}`) || event.affectsConfiguration('albedoSkills.userRoots') || event.affectsConfiguration('albedoSkills.home')) {
+      void apply(event.affectsConfiguration(`albedoSkills.${COPILOT_LOCATIONS_SETTING}`));
+    }
+  });
 }
 
 function refreshPulledDiagnostics(client: LanguageClient): void {
