@@ -118,6 +118,8 @@ export async function startWorkbench({ folder, machineSettings = {}, userSetting
     url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`,
     /** This workbench's own extensions folder: the processes started from it are this workbench's. */
     extensions,
+    /** The user settings file (VS Code watches it; the extension writes its user-level settings there). */
+    userSettings: path.join(data, 'User', 'settings.json'),
     stop() {
       try {
         process.kill(-server.pid, 'SIGTERM'); // the extension host and the language server are in its group
@@ -257,25 +259,34 @@ export async function problemsOf(page, label) {
   return rows.slice(start + 1, end < 0 ? undefined : end).map((row) => row.text);
 }
 
-/** Ctrl+Space tries before giving up, and how long each waits for the menu (a hang guard, not a speed claim). */
-const SUGGEST_TRIES = 3;
-const SUGGEST_TRY_MS = 10_000;
+/** Tries of a key that opens a widget before giving up, and how long each waits (a hang guard, not a speed claim). */
+const KEY_TRIES = 3;
+const KEY_TRY_MS = 10_000;
 
 /**
- * Open the suggest menu with Ctrl+Space and return its shown rows (the widget keeps rows it does not show).
- * Right after an editor takes the focus, 1.139 sometimes drops the first Ctrl+Space: it is pressed again.
+ * Press `key` until `shown` (a locator of the widget's rows) appears, and return it. Right after an editor
+ * takes the focus, 1.139 sometimes drops the first key press (Ctrl+Space, Ctrl+.): it is pressed again.
  */
-export async function triggerSuggest(page) {
-  const rows = page.locator('.suggest-widget.visible .monaco-list-row').filter({ visible: true });
+async function pressUntilShown(page, key, shown) {
   for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press(`${MOD}+Space`);
+    await page.keyboard.press(key);
     try {
-      await rows.first().waitFor({ timeout: attempt < SUGGEST_TRIES ? SUGGEST_TRY_MS : HANG_GUARD_MS });
-      return rows;
+      await shown.first().waitFor({ timeout: attempt < KEY_TRIES ? KEY_TRY_MS : HANG_GUARD_MS });
+      return shown;
     } catch (error) {
-      if (attempt >= SUGGEST_TRIES) {
+      if (attempt >= KEY_TRIES) {
         throw error;
       }
     }
   }
+}
+
+/** Open the suggest menu with Ctrl+Space and return its shown rows (the widget keeps rows it does not show). */
+export function triggerSuggest(page) {
+  return pressUntilShown(page, `${MOD}+Space`, page.locator('.suggest-widget.visible .monaco-list-row').filter({ visible: true }));
+}
+
+/** Open the Quick Fix menu with Ctrl+. and return its rows. */
+export function triggerQuickFix(page) {
+  return pressUntilShown(page, `${MOD}+.`, page.locator('.action-widget .monaco-list-row').filter({ visible: true }));
 }

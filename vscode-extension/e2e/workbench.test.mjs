@@ -2,8 +2,9 @@
  * The extension in a real VS Code, as a user gets it: code-server (VS Code in a browser) of the version
  * run.sh built, the .vsix installed into a fresh profile, on a machine where
  * albedo-skills-ls is installed nowhere (PATH is /usr/bin:/bin, whose python3 has no albedo_skills_ls), so
- * only the bundled server can answer. run.sh runs it on 4.96.4; nativeSkills.test.mjs checks what changes
- * beside 1.139's own skill support.
+ * only the bundled server can answer. run.sh runs it on 4.96.4 and 4.139.1; where 1.139's own skill support
+ * changes what a person sees (the hover, which keys Albedo completes), the check says so, and
+ * nativeSkills.test.mjs checks what Albedo leaves out there.
  *
  * Every check reads the rendered workbench: the Problems panel, the hover widget, the suggest widget and
  * the buffer text after accepting, the code action applied, the Skills view, the notification centre.
@@ -23,13 +24,17 @@ import {
   HANG_GUARD_MS,
   launchChromium,
   MOD,
+  NATIVE_SKILL_LANGUAGE,
   openFile,
   openWorkbench,
+  problemsOf,
   runCommand,
   showing,
   startWorkbench,
+  triggerQuickFix,
   triggerSuggest,
   VSCODE,
+  waitFor,
   waitForText,
   writeWorkspace,
 } from './harness.mjs';
@@ -121,27 +126,33 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
     assert.doesNotMatch(text, /albedoSkills\.logLevel/);
   });
 
+  // Beside VS Code 1.139's own skill support, Albedo's hover of a key VS Code describes keeps only Albedo's
+  // rules, and Albedo completes only the keys VS Code does not (nativeSkills.test.mjs checks what is left out).
   it('shows a hover on a frontmatter key', async () => {
     await openFile(page, '.agents/skills/demo/SKILL.md');
     await goTo(page, 3, 3);
     await page.keyboard.press(`${MOD}+K`);
     await page.keyboard.press(`${MOD}+I`);
-    const hover = page.locator('.monaco-hover', { hasText: 'What the skill does and when to use it' });
+    const hover = page.locator('.monaco-hover', { hasText: 'Required by Albedo' });
     await hover.waitFor();
-    assert.match(await hover.textContent(), /description.*Required by Albedo/s);
+    const text = (await hover.textContent()).replace(/\u00a0/g, ' ');
+    assert.match(text, NATIVE_SKILL_LANGUAGE ? /Albedo \(description\): Required by Albedo/ : /description.*What the skill does and when to use it.*Required by Albedo/s);
     await page.keyboard.press('Escape');
   });
 
-  it('completes a frontmatter field in SKILL.md, and the buffer holds it', async () => {
+  const ALBEDO_KEY = NATIVE_SKILL_LANGUAGE
+    ? { typed: 'allo', label: 'allowed-tools', line: 'allowed-tools: Read Grep' }
+    : { typed: 'lice', label: 'license', line: 'license: MIT' };
+  it(`completes a frontmatter field in SKILL.md (${ALBEDO_KEY.label}), and the buffer holds it`, async () => {
     await openFile(page, '.agents/skills/fill-in/SKILL.md');
     await goTo(page, 4, 1);
     await triggerSuggest(page);
-    await page.keyboard.type('lice');
-    await page.locator('.suggest-widget.visible .monaco-list-row.focused', { hasText: 'license' }).waitFor();
+    await page.keyboard.type(ALBEDO_KEY.typed);
+    await page.locator('.suggest-widget.visible .monaco-list-row.focused', { hasText: ALBEDO_KEY.label }).waitFor();
     await page.keyboard.press('Enter');
-    const text = await waitForText(page, (current) => /^license: /m.test(current), 'license: was not inserted');
+    const text = await waitForText(page, (current) => current.includes(`${ALBEDO_KEY.label}: `), `${ALBEDO_KEY.label}: was not inserted`);
     // The field with its usual value as a snippet placeholder, on the line the cursor was on.
-    assert.equal(text.split('\n')[3], 'license: MIT');
+    assert.equal(text.split('\n')[3], ALBEDO_KEY.line);
     assert.equal(text.split('\n')[4], '---');
   });
 
@@ -158,10 +169,10 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
     assert.deepEqual(text.split('\n').map((line) => line.trimEnd()).slice(0, 3), ['Notes for the session.', '', '/demo']);
   });
 
-  it('applies the quick fix for a name that differs from its folder', async () => {
+  it('applies the quick fix for a name that differs from its folder', () => showing(page, 'quick-fix', async () => {
     await openFile(page, '.agents/skills/pdf-tools/SKILL.md');
     await goTo(page, 2, 7);
-    await page.keyboard.press(`${MOD}+.`);
+    await triggerQuickFix(page);
     const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'pdf-tools' }).first();
     await fix.waitFor();
     const rows = page.locator('.action-widget .monaco-list-row.action');
@@ -177,9 +188,20 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
     await page.waitForFunction(() => document.querySelector('[id="status.problems"]')?.getAttribute('aria-label') === 'Errors: 1, Warnings: 1');
     await page.keyboard.press(`${MOD}+Z`); // back to the fixture, for the view below
     await waitForText(page, (current) => current.includes('name: wrong'), 'undo');
-  });
+  }));
 
   it('lists the skills by scope and root in the Skills view, with badges, and opens SKILL.md on click', () => showing(page, 'skills-view', async () => {
+    // pdf-tools/SKILL.md is still shown (the quick fix above): on 1.139 VS Code's validator shows its own copy of
+    // the name mismatch, as a warning, and Albedo's error is left out of display; the view still counts it.
+    if (NATIVE_SKILL_LANGUAGE) {
+      await runCommand(page, 'Focus on Problems View');
+      await waitFor(
+        page,
+        () => problemsOf(page, '.agents/skills/pdf-tools'),
+        (rows) => rows.length === 1 && /The skill name 'wrong' should match the folder name 'pdf-tools'\./.test(rows[0]),
+        "VS Code's validator did not show its twin of the name mismatch",
+      );
+    }
     await page.locator('.statusbar-item', { hasText: 'skills' }).first().click();
     const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Skills' }) });
     // Room for every row (the tree renders only the rows in sight): no panel, the folder section collapsed.

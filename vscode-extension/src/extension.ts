@@ -38,7 +38,7 @@ import {
   SETTING_KEYS,
 } from './settings';
 import { registerChat } from './chat';
-import { nativeSkillSupport } from './nativeSkillSupport';
+import { nativeSkillSupport, syncCopilotSkillLocations } from './nativeSkillSupport';
 import { registerSkillsView } from './skillsView';
 
 const CLIENT_ID = 'albedoSkills';
@@ -452,6 +452,7 @@ export function activate(context: vscode.ExtensionContext, timers?: Timers, prob
     ...registerSkillsView(current, channel),
     ...registerChat(current, channel, timers),
     nativeSkillSupport.listen(current),
+    syncCopilotSkillLocations(channel),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // Other albedoSkills settings reach the running server through workspace/didChangeConfiguration;
       // the command and the document selector are fixed when a client starts.

@@ -8,6 +8,9 @@
  * docs/editors.md lists what its validator reports and where Albedo's rules differ.
  */
 
+/** The server's `source` on every diagnostic (albedo_skills_ls/lsp/convert.py). */
+export const SERVER_SOURCE = 'albedo-skills';
+
 /** The language id VS Code gives SKILL.md when it has its own skill support (none in 1.96). */
 export const NATIVE_SKILL_LANGUAGE = 'skill';
 
@@ -70,4 +73,17 @@ export function albedoOnlyHover(key: string, markdown: string): string {
 /** The frontmatter key an Albedo hover is about (its first words, `**\`key\`**`). */
 export function hoverKey(markdown: string): string | undefined {
   return /^\*\*`([^`]+)`\*\*/.exec(markdown)?.[1];
+}
+
+/**
+ * Albedo's own findings on one file, whatever the middleware left out of what is shown: the server's items
+ * VS Code holds (`shown`, every source; other sources are VS Code's validator or other extensions) and the
+ * items left out beside their VS Code twin (`leftOut`), each once. `key` says when two items are the same
+ * finding (one just shown again after its twin went). The Skills view counts these, so a skill keeps its
+ * "1 error" badge while VS Code shows the twin as its own warning.
+ */
+export function albedoFindings<T extends { source?: string }>(shown: readonly T[], leftOut: readonly T[], key: (item: T) => string): T[] {
+  const ours = shown.filter((item) => item.source === SERVER_SOURCE);
+  const seen = new Set(ours.map(key));
+  return [...ours, ...leftOut.filter((item) => !seen.has(key(item)))];
 }

@@ -8,25 +8,60 @@
  * Diagnostics are pulled (textDocument/diagnostic). VS Code validates a skill only while an editor shows it
  * and after a short delay, so when its findings change the client pulls again and the filter runs anew; an
  * `unchanged` report is answered from the kept full one, so the filter sees every item each time.
+ *
+ * What the filter leaves out is kept too (until the next filter of that document, or its close), so
+ * `albedoDiagnostics` gives the Skills view every Albedo finding, not only the shown ones.
  */
 import * as vscode from 'vscode';
 import { DocumentDiagnosticRequest, type LanguageClient, type Middleware, vsdiag } from 'vscode-languageclient/node';
-import { albedoOnlyHover, type Finding, hasNativeTwin, hoverKey, NATIVE_SKILL_KEYS, NATIVE_SKILL_LANGUAGE } from './nativeSkillRules';
+import {
+  albedoFindings,
+  albedoOnlyHover,
+  type Finding,
+  hasNativeTwin,
+  hoverKey,
+  NATIVE_SKILL_KEYS,
+  NATIVE_SKILL_LANGUAGE,
+  SERVER_SOURCE,
+} from './nativeSkillRules';
+import {
+  albedoLocations,
+  COPILOT_LOCATIONS_SETTING,
+  type Locations,
+  VSCODE_LOCATIONS_KEY,
+  VSCODE_LOCATIONS_SECTION,
+  withAlbedoLocations,
+  withoutAlbedoLocations,
+} from './nativeSkillLocations';
 import type { ClientSource } from './skillsView';
-
-/** The server's `source` on every diagnostic (albedo_skills_ls/lsp/convert.py). */
-const SERVER_SOURCE = 'albedo-skills';
 
 const codeOf = (diagnostic: vscode.Diagnostic) => (typeof diagnostic.code === 'object' ? String(diagnostic.code.value) : diagnostic.code?.toString());
 const finding = (diagnostic: vscode.Diagnostic): Finding => ({ code: codeOf(diagnostic), message: diagnostic.message, line: diagnostic.range.start.line });
+/** When two Albedo diagnostics are the same finding. */
+const sameFinding = (diagnostic: vscode.Diagnostic) => JSON.stringify([codeOf(diagnostic), diagnostic.range.start.line, diagnostic.message]);
 const isSkillDocument = (uri: vscode.Uri) =>
   vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString() && document.languageId === NATIVE_SKILL_LANGUAGE);
 
 class NativeSkillSupport {
   /** The last full report per document, unfiltered, by result id. */
   private readonly reports = new Map<string, { resultId: string | undefined; items: vscode.Diagnostic[] }>();
-  /** How many of each document's items the filter last left out, to notice when VS Code's findings change it. */
-  private readonly leftOut = new Map<string, number>();
+  /** The items the filter last left out of each document (their twin is shown), by document URI. */
+  private readonly leftOut = new Map<string, vscode.Diagnostic[]>();
+
+  /**
+   * Every Albedo diagnostic VS Code holds, with those left out beside their VS Code twin put back, per file:
+   * what the Skills view counts (it must not lose a skill's error badge while VS Code shows the twin as a
+   * warning, nor count VS Code's own findings or another extension's).
+   */
+  albedoDiagnostics(): [vscode.Uri, vscode.Diagnostic[]][] {
+    const shown = new Map(vscode.languages.getDiagnostics().map(([uri, items]) => [uri.toString(), [uri, items] as const]));
+    for (const key of this.leftOut.keys()) {
+      if (!shown.has(key)) {
+        shown.set(key, [vscode.Uri.parse(key), []]);
+      }
+    }
+    return [...shown.entries()].map(([key, [uri, items]]) => [uri, albedoFindings(items, this.leftOut.get(key) ?? [], sameFinding)]);
+  }
 
   /** The diagnostics VS Code itself shows for `uri` (every source but the server's). */
   private nativeFindings(uri: vscode.Uri): Finding[] {
@@ -39,7 +74,12 @@ class NativeSkillSupport {
   private filter(uri: vscode.Uri, items: vscode.Diagnostic[]): vscode.Diagnostic[] {
     const native = isSkillDocument(uri) ? this.nativeFindings(uri) : [];
     const kept = native.length === 0 ? items : items.filter((item) => !hasNativeTwin(finding(item), native));
-    this.leftOut.set(uri.toString(), items.length - kept.length);
+    const leftOut = items.filter((item) => !kept.includes(item));
+    if (leftOut.length > 0) {
+      this.leftOut.set(uri.toString(), leftOut);
+    } else {
+      this.leftOut.delete(uri.toString());
+    }
     return kept;
   }
 
@@ -80,9 +120,14 @@ class NativeSkillSupport {
     },
   };
 
-  /** When VS Code's own findings on a skill document change, pull again so the filter sees them. */
+  /**
+   * When VS Code's own findings on a skill document change, pull again so the filter sees them. A closed
+   * document is no longer filtered (the server's findings for it come as they are): what was left out of it
+   * is forgotten.
+   */
   listen(server: ClientSource): vscode.Disposable {
-    return vscode.languages.onDidChangeDiagnostics((event) => {
+    const closed = vscode.workspace.onDidCloseTextDocument((document) => this.leftOut.delete(document.uri.toString()));
+    const changed = vscode.languages.onDidChangeDiagnostics((event) => {
       const client = server.running();
       const stale = event.uris.some((uri) => {
         const kept = this.reports.get(uri.toString());
@@ -91,13 +136,55 @@ class NativeSkillSupport {
         }
         const native = this.nativeFindings(uri);
         const wouldLeaveOut = kept.items.filter((item) => hasNativeTwin(finding(item), native)).length;
-        return wouldLeaveOut !== (this.leftOut.get(uri.toString()) ?? 0);
+        return wouldLeaveOut !== (this.leftOut.get(uri.toString())?.length ?? 0);
       });
       if (stale && client !== undefined) {
         refreshPulledDiagnostics(client);
       }
     });
+    return { dispose: () => [closed, changed].forEach((listener) => listener.dispose()) };
   }
+}
+
+/**
+ * `albedoSkills.copilotSkillLocations`: while on, Albedo's roots are in VS Code's `chat.agentSkillsLocations`
+ * (user settings); turned off, the ones it added go. VS Code without that setting (1.96) is left alone.
+ */
+export function syncCopilotSkillLocations(channel: vscode.LogOutputChannel): vscode.Disposable {
+  const apply = async (turnedOff: boolean) => {
+    const albedo = vscode.workspace.getConfiguration('albedoSkills');
+    const chat = vscode.workspace.getConfiguration(VSCODE_LOCATIONS_SECTION);
+    const seen = chat.inspect<Locations>(VSCODE_LOCATIONS_KEY);
+    const on = albedo.get<boolean>(COPILOT_LOCATIONS_SETTING, false);
+    if (seen?.defaultValue === undefined) {
+      if (on) {
+        channel.info(`albedoSkills.${COPILOT_LOCATIONS_SETTING}: this VS Code has no ${VSCODE_LOCATIONS_SECTION}.${VSCODE_LOCATIONS_KEY}; nothing to add`);
+      }
+      return;
+    }
+    const wanted = albedoLocations(albedo.get<boolean>('userRoots', true), albedo.get<string>('home', ''));
+    const value = on
+      ? withAlbedoLocations(seen.globalValue, chat.get<Locations>(VSCODE_LOCATIONS_KEY), wanted)
+      : turnedOff
+        ? withoutAlbedoLocations(seen.globalValue, seen.defaultValue, albedoLocations(true, ''))
+        : undefined;
+    if (value === undefined) {
+      return;
+    }
+    try {
+      // Nothing left of the person's own: the setting goes from the user settings, back to VS Code's default.
+      await chat.update(VSCODE_LOCATIONS_KEY, Object.keys(value).length > 0 ? value : undefined, vscode.ConfigurationTarget.Global);
+      channel.info(`${VSCODE_LOCATIONS_SECTION}.${VSCODE_LOCATIONS_KEY} (user settings) is now ${JSON.stringify(value)}`);
+    } catch (error) {
+      channel.warn(`albedoSkills.${COPILOT_LOCATIONS_SETTING}: could not write ${VSCODE_LOCATIONS_SECTION}.${VSCODE_LOCATIONS_KEY}: ${String(error)}`);
+    }
+  };
+  void apply(false);
+  return vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration(`albedoSkills.${COPILOT_LOCATIONS_SETTING}`) || event.affectsConfiguration('albedoSkills.userRoots') || event.affectsConfiguration('albedoSkills.home')) {
+      void apply(event.affectsConfiguration(`albedoSkills.${COPILOT_LOCATIONS_SETTING}`));
+    }
+  });
 }
 
 function refreshPulledDiagnostics(client: LanguageClient): void {

@@ -4,6 +4,7 @@
  *
  * This module must not import `vscode`: `node --test` runs it directly.
  */
+import { COPILOT_LOCATIONS_SETTING } from './nativeSkillLocations';
 
 /** Every setting lives under this section (decisions.md, section 6). */
 export const SECTION = 'albedoSkills';
@@ -181,14 +182,15 @@ export function initializationOptionsAsWritten(raw: unknown): { albedoSkills: Re
 
 /**
  * The `albedoSkills` section as the server sees it through `workspace/configuration`: without the
- * extension's own `server.*` settings, which the server does not know and would report as unknown.
+ * extension's own `server.*` settings and `copilotSkillLocations`, which the server does not know and
+ * would report as unknown.
  */
 export function withoutLaunchSettings(section: unknown): unknown {
   if (section === null || typeof section !== 'object' || Array.isArray(section)) {
     return section;
   }
   return Object.fromEntries(
-    Object.entries(section).filter(([key]) => key !== 'server' && !key.startsWith('server.')),
+    Object.entries(section).filter(([key]) => key !== 'server' && !key.startsWith('server.') && key !== COPILOT_LOCATIONS_SETTING),
   );
 }
 

@@ -22,6 +22,7 @@ import {
   summarize,
   type TreeContext,
 } from './catalogTree';
+import { nativeSkillSupport } from './nativeSkillSupport';
 
 export const VIEW_ID = 'albedoSkills.skills';
 const PROMPT_SCHEME = 'albedo-skills';
@@ -52,9 +53,10 @@ function severityName(severity: vscode.DiagnosticSeverity): SkillDiagnostic['sev
   return (['error', 'warning', 'information', 'hint'] as const)[severity];
 }
 
+/** Albedo's own findings on every SKILL.md, including those left out of display beside VS Code's twin. */
 function skillDiagnostics(): SkillDiagnostic[] {
-  return vscode.languages
-    .getDiagnostics()
+  return nativeSkillSupport
+    .albedoDiagnostics()
     .filter(([uri]) => uri.scheme === 'file' && path.basename(uri.fsPath) === SKILL_FILE)
     .flatMap(([uri, diagnostics]) =>
       diagnostics.map((diagnostic) => ({

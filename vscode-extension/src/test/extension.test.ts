@@ -104,6 +104,9 @@ const fakeVscode = {
       return [{ uri: { fsPath: '/work/project' }, name: 'project', index: 0 }];
     },
     getConfiguration(section: string) {
+      if (section === 'chat') {
+        return { get: () => undefined, inspect: () => undefined }; // VS Code 1.96: no chat.agentSkillsLocations
+      }
       assert.equal(section, 'albedoSkills');
       return { get: (key: string) => state.settings[key], inspect: (key: string) => ({ key, globalValue: state.settings[key] }) };
     },
@@ -116,6 +119,7 @@ const fakeVscode = {
       return disposable;
     },
     registerTextDocumentContentProvider: () => disposable,
+    onDidCloseTextDocument: () => disposable,
     getWorkspaceFolder: () => undefined,
     onDidGrantWorkspaceTrust(listener: Listener) {
       state.trustListeners.push(listener);

@@ -24,6 +24,7 @@ import {
   SETTING_KEYS,
   withoutLaunchSettings,
 } from '../settings';
+import { COPILOT_LOCATIONS_SETTING } from '../nativeSkillLocations';
 import { fakeTimers } from './fakeTimers';
 
 const posix = (overrides: Partial<LaunchInput> = {}): LaunchInput => ({
@@ -181,7 +182,9 @@ describe('readSettings and initializationOptions', () => {
     const settings = defaultSettings();
     // server.importStrategy is read on its own (readImportStrategy), so it is added here.
     const defaults = { ...settings, server: { ...settings.server, importStrategy: DEFAULT_IMPORT_STRATEGY } } as unknown as Record<string, unknown>;
-    const keys = Object.keys(properties).filter((key) => key.startsWith('albedoSkills.'));
+    // copilotSkillLocations is the extension's alone (nativeSkillLocations.ts), off by default.
+    assert.equal(properties[`albedoSkills.${COPILOT_LOCATIONS_SETTING}`].default, false);
+    const keys = Object.keys(properties).filter((key) => key.startsWith('albedoSkills.') && key !== `albedoSkills.${COPILOT_LOCATIONS_SETTING}`);
     assert.equal(keys.length, 12);
     for (const key of keys) {
       const value = key

@@ -1,7 +1,8 @@
 /** What Albedo leaves out beside VS Code's own skill support (nativeSkillRules.ts), without VS Code. */
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { albedoOnlyHover, hasNativeTwin, hoverKey } from '../nativeSkillRules';
+import { buildTree, skillBadge } from '../catalogTree';
+import { albedoFindings, albedoOnlyHover, hasNativeTwin, hoverKey, SERVER_SOURCE } from '../nativeSkillRules';
 
 describe('hasNativeTwin', () => {
   // VS Code 1.139.1's messages, as its validator showed them for the e2e fixtures.
@@ -35,5 +36,34 @@ describe('albedoOnlyHover', () => {
     assert.equal(albedoOnlyHover('description', 'One paragraph.'), 'One paragraph.');
     assert.equal(albedoOnlyHover('name', server), server);
     assert.equal(hoverKey('plain text'), undefined);
+  });
+});
+
+describe('albedoFindings', () => {
+  type Item = { source?: string; code?: string; line: number; message: string; severity: 'error' | 'warning' };
+  const key = (item: Item) => JSON.stringify([item.code, item.line, item.message]);
+  const nameMismatch: Item = { source: SERVER_SOURCE, code: 'name-mismatch', line: 1, message: 'name `bar` differs from its folder `both`', severity: 'error' };
+  const collision: Item = { source: SERVER_SOURCE, code: 'collision', line: 1, message: 'skill `bar` is hidden by x', severity: 'warning' };
+  const vscodeName: Item = { source: undefined, line: 1, message: "The skill name 'bar' should match the folder name 'both'.", severity: 'warning' };
+  const otherExtension: Item = { source: 'markdownlint', code: 'MD041', line: 0, message: 'First line', severity: 'warning' };
+
+  it("puts back what was left out beside VS Code's twin, and leaves out VS Code's and other extensions' findings", () => {
+    assert.deepEqual(albedoFindings([collision, vscodeName, otherExtension], [nameMismatch], key), [collision, nameMismatch]);
+  });
+
+  it('counts a finding once when it is shown again (its twin went) before the filter ran anew', () => {
+    assert.deepEqual(albedoFindings([nameMismatch, vscodeName], [{ ...nameMismatch }], key), [nameMismatch]);
+  });
+
+  it("keeps the skill's error badge in the Skills view while VS Code shows the twin as a warning", () => {
+    const file = '/work/project/.agents/skills/both/SKILL.md';
+    const counted = albedoFindings([vscodeName, otherExtension], [nameMismatch], key).map((item) => ({ ...item, path: file, related: [] }));
+    const context = { workspaceFolders: ['/work/project'], home: '/home/ada' };
+    const [node] = buildTree([], counted, context)[0].roots[0].skills;
+    assert.deepEqual([node.errors, node.warnings], [1, 0]);
+    assert.equal(skillBadge(node, context), '1 error');
+    // What the view counted before: VS Code's holding only, so the error was gone and VS Code's warning counted.
+    const before = [vscodeName, otherExtension].map((item) => ({ ...item, path: file, related: [] }));
+    assert.deepEqual(buildTree([], before, context)[0].roots[0].skills[0].errors, 0);
   });
 });

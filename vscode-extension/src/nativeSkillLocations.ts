@@ -1,0 +1,50 @@
+/**
+ * The optional `albedoSkills.copilotSkillLocations` (off by default): add Albedo's skill roots to VS Code's
+ * own agent skill folders, `chat.agentSkillsLocations` (VS Code 1.139 reads it for Copilot's skills and its
+ * chat `/` menu, and marks it deprecated: "will be removed in a future release"). Decided here without
+ * VS Code (node --test runs this module directly; it must not import `vscode`); nativeSkillSupport.ts writes.
+ *
+ * VS Code 1.139.1's setting is an object of paths to `true`/`false`; a path must be relative to a workspace
+ * folder or start with `~/` (absolute paths are refused), and its defaults already hold `.agents/skills` and
+ * `~/.agents/skills` (read in its workbench.js, `chat.agentSkillsLocations`).
+ */
+
+/** The extension's own setting (never sent to the server: settings.ts). */
+export const COPILOT_LOCATIONS_SETTING = 'copilotSkillLocations';
+/** VS Code's setting, by section and key. */
+export const VSCODE_LOCATIONS_SECTION = 'chat';
+export const VSCODE_LOCATIONS_KEY = 'agentSkillsLocations';
+
+/** Albedo's roots (docs/editors.md, catalogTree.ts `skillRoots`) as VS Code's setting writes them. */
+export const WORKSPACE_LOCATIONS: readonly string[] = ['.albedo/skills', '.agents/skills'];
+export const USER_LOCATIONS: readonly string[] = ['~/.albedo/skills', '~/.agents/skills', '~/.prime/agent/skills'];
+
+export type Locations = Readonly<Record<string, boolean>>;
+
+/**
+ * The locations Albedo reads that VS Code should read too: the workspace roots, and the user roots when
+ * `albedoSkills.userRoots` is on and they are under the home VS Code's `~/` means (`albedoSkills.home` empty;
+ * another home cannot be written there, since absolute paths are refused).
+ */
+export function albedoLocations(userRoots: boolean, home: string): string[] {
+  return [...WORKSPACE_LOCATIONS, ...(userRoots && home.trim() === '' ? USER_LOCATIONS : [])];
+}
+
+/**
+ * The user-level value with `wanted` added, or undefined when nothing changes. `effective` is what VS Code
+ * reads (its defaults merged in): a location already on is not written again, and one the person turned
+ * off (`false` at any level) stays off.
+ */
+export function withAlbedoLocations(user: Locations | undefined, effective: Locations | undefined, wanted: readonly string[]): Record<string, boolean> | undefined {
+  const missing = wanted.filter((location) => effective?.[location] === undefined && user?.[location] === undefined);
+  return missing.length === 0 ? undefined : { ...user, ...Object.fromEntries(missing.map((location) => [location, true])) };
+}
+
+/**
+ * The user-level value without what the setting added (when it is turned off), or undefined when nothing
+ * changes: the locations VS Code does not have by default (`defaults`), where the user value says `true`.
+ */
+export function withoutAlbedoLocations(user: Locations | undefined, defaults: Locations | undefined, added: readonly string[]): Record<string, boolean> | undefined {
+  const gone = added.filter((location) => user?.[location] === true && defaults?.[location] === undefined);
+  return gone.length === 0 ? undefined : Object.fromEntries(Object.entries(user ?? {}).filter(([location]) => !gone.includes(location)));
+}
