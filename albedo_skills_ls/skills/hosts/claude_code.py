@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from .common import cut, loaded, unreadable
+from .common import cut, loaded
 from .facts import BOM, SkillFacts
-from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
+from .model import Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 
 LABEL = "Claude Code"
 MAX_ENTRY = 1_536  # characters of description + when_to_use in the listing (changelog 2.1.105)
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    if (problem := unreadable(facts, LABEL)) is not None:
-        return problem
     command = facts.folder_name  # the command is the folder's name, whatever `name:` says (run)
     notes = []
     written = facts.lenient("description")  # the runtime keeps a frontmatter whose YAML fails (run)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-from .common import unreadable
 from .facts import SkillFacts
 from .model import LOADS, SKIPPED, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
 
@@ -19,9 +18,6 @@ MAX_COMPATIBILITY = 500
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    problem = unreadable(facts, LABEL)
-    if problem is not None:
-        return problem
     why = _refusal(facts)
     if why is not None:
         return Verdict(SKIPPED, reason=why)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .common import unreadable
 from .facts import SkillFacts
 from .model import LOADS, SKIPPED, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
 
@@ -10,9 +9,6 @@ LABEL = "Cline"
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    problem = unreadable(facts, LABEL)
-    if problem is not None:
-        return problem
     if facts.frontmatter is None or facts.yaml_problem is not None:
         return Verdict(SKIPPED, reason="the frontmatter does not parse (Cline logs a warning only)")
     name, description = facts.string("name"), facts.string("description")

@@ -7,7 +7,7 @@ import os
 import stat
 
 from .. import limits
-from .common import collapse, cut, loaded, unreadable
+from .common import collapse, cut, loaded
 from .facts import SkillFacts
 from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 
@@ -64,9 +64,6 @@ def _manifest_name(manifest: str) -> str | None:
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    problem = unreadable(facts, LABEL)
-    if problem is not None:
-        return problem
     if not facts.opens_after_trim or not facts.has_frontmatter:
         return Verdict(SKIPPED, reason="missing YAML frontmatter delimited by ---")
     # Codex retries a failed parse with the values that hold `: ` quoted: the run loaded such a skill with

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import libyaml_words, unreadable
+from .common import libyaml_words
 from .facts import SkillFacts, without_bom
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 
@@ -11,9 +11,6 @@ MAX_DESCRIPTION = 1024
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    problem = unreadable(facts, LABEL)
-    if problem is not None:
-        return problem
     facts = without_bom(facts)  # a byte-order mark before `---` is dropped (run; changelog 0.0.415)
     if not facts.opens_after_trim or facts.frontmatter is None:
         return Verdict(SKIPPED, reason="missing or malformed YAML frontmatter")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .common import SILENT, unreadable
+from .common import SILENT
 from .facts import SkillFacts
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 
@@ -13,9 +13,6 @@ _UNSAFE = re.compile(r'[:\\/<>*?"|]')  # replaced by `-` in the name (source, sk
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    problem = unreadable(facts, LABEL)
-    if problem is not None:
-        return problem
     if not facts.opens_at_byte_0 or facts.frontmatter is None:
         return Verdict(SKIPPED, reason=f"{SILENT}: {LABEL} needs `---` as the file's very first line")
     name, description = facts.lenient("name"), facts.lenient("description")

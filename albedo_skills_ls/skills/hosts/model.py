@@ -120,7 +120,7 @@ class HostModel(NamedTuple):
     duplicates: Duplicates
     budget: Budget | None
     rules: tuple[Rule, ...]
-    judge: Callable[[SkillFacts], Verdict] | None  # the file's content, read as the agent reads it
+    judge: Callable[[SkillFacts], Verdict] | None  # a readable file's content, as the agent reads it (`verdicts`)
     exact_file_name: str | None = "SKILL.md"  # None: the agent's judge decides on the file name itself
     every_file: bool = False  # a validator (skills-ref, the upload): judges every file found, it has no roots
     advice: str = ""  # what to do when a file lies outside every root the agent reads

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import SILENT, unreadable
+from .common import SILENT
 from .facts import SkillFacts, without_bom
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 
@@ -10,9 +10,6 @@ LABEL = "OpenCode"
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    problem = unreadable(facts, LABEL)
-    if problem is not None:
-        return problem
     facts = without_bom(facts)  # a byte-order mark before `---` is dropped (run)
     name = facts.lenient("name")  # a frontmatter whose YAML fails still loads, silently (run)
     if not name:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from .common import unreadable
 from .facts import SkillFacts
 from .model import LOADS, SKIPPED, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
 
@@ -15,9 +14,6 @@ MAX_DESCRIPTION = 1024
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    problem = unreadable(facts, LABEL)
-    if problem is not None:
-        return problem
     if facts.frontmatter is None or facts.yaml_problem is not None:
         return Verdict(SKIPPED, reason="the frontmatter does not parse (Roo Code logs it to the console only)")
     name, description = facts.string("name"), facts.string("description")

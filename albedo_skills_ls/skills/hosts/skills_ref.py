@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import unicodedata
 
-from .common import unreadable
 from .facts import SkillFacts
 from .model import LOADS, SKIPPED, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
 
@@ -18,9 +17,6 @@ MAX_COMPATIBILITY = 500
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    problem = unreadable(facts, LABEL)
-    if problem is not None:
-        return problem
     if facts.path.rsplit("/", 1)[-1] not in FILE_NAMES:
         return Verdict(SKIPPED, reason="Missing required file: SKILL.md")
     if not facts.opens_at_byte_0 or facts.frontmatter is None:

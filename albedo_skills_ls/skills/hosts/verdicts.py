@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
+from .common import unreadable
 from .facts import SkillFacts, read_facts
 from .model import NOT_DETERMINISTIC, NOT_SEEN, SKIPPED, WARNS, HostModel, Verdict
 from .walker import SKILL_FILE, Found
@@ -92,7 +93,7 @@ def _walk_verdict(
             f"rename {file_name} to {host.exact_file_name}",
         )
     if host.every_file:
-        return host.judge(facts_of(found)) if host.judge is not None else Verdict(SKIPPED)
+        return _read_and_judged(host, facts_of(found)) if host.judge is not None else Verdict(SKIPPED)
     if found.levels == 0 and not walk.root_file:
         return Verdict(
             SKIPPED,
@@ -131,7 +132,14 @@ def _walk_verdict(
                 "and reads nothing below it; move this skill out of that folder",
             )
     assert host.judge is not None
-    return host.judge(facts_of(found))
+    return _read_and_judged(host, facts_of(found))
+
+
+def _read_and_judged(host: HostModel, facts: SkillFacts) -> Verdict:
+    """What albedo-skills could not read is not judged for any agent (`common.unreadable`); the rest is the
+    agent's own `judge`, which therefore always sees a file's text."""
+    not_read = unreadable(facts, host.label)
+    return not_read if not_read is not None else host.judge(facts)
 
 
 def _skill_folders(files: tuple[Found, ...], file_name: str) -> dict[tuple[str, tuple[str, ...]], str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import cut, loaded, strip_tags, unreadable
+from .common import cut, loaded, strip_tags
 from .facts import SkillFacts
 from .model import SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
 
@@ -12,9 +12,6 @@ MAX_DESCRIPTION = 1024
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    problem = unreadable(facts, LABEL)
-    if problem is not None:
-        return problem
     if not facts.opens_after_trim or facts.frontmatter is None:
         return Verdict(SKIPPED, reason="skipped (parse-error): no frontmatter; VS Code says so only in its log")
     folder = facts.folder_name

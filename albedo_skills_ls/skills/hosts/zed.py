@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .common import libyaml_words, unreadable
+from .common import libyaml_words
 from .facts import SkillFacts
 from .model import LOADS, SKIPPED, WARNS, Budget, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
 
@@ -17,9 +17,6 @@ _NAME = re.compile(r"[a-z0-9-]+\Z")
 
 
 def judge(facts: SkillFacts) -> Verdict:
-    problem = unreadable(facts, LABEL)
-    if problem is not None:
-        return problem
     if facts.size > MAX_FILE_BYTES:
         return Verdict(SKIPPED, reason=f"the file is {facts.size:,} bytes; Zed reads skill files up to {MAX_FILE_BYTES:,}")
     if not facts.opens_after_trim or facts.frontmatter is None:
