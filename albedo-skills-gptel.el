@@ -268,7 +268,7 @@ The candidates are the skills of the server's catalog."
            (server (if asked
                        (albedo-skills-gptel--server-or-wait (current-buffer) deadline)
                      (albedo-skills-gptel--server (current-buffer)))))
-      (if (not (and server (not (eq server 'starting))))
+      (if (or (null server) (eq server 'starting))
           (progn (when asked
                    (albedo-skills-gptel--say
                     (if server
