@@ -353,19 +353,22 @@ def starting(tmp_path_factory):
     skill = write_demo(ws, "Merges files the way the demo says.", "# Demo\n\nMerge the files named.\n")
     gate = base / "gate"
     os.mkfifo(gate)
-    seen: dict = {"skill": str(skill)}
+    seen: dict = {"skill": str(skill), "shown": {}}
     with FakeModel(reply=REPLY) as model:
         # The wait at its limit: Python may take seconds to start on a loaded machine.
         term = start_emacs(base, ws, model, ["sh", "-c", 'read line < "$0"; exec "$@"', str(gate), *SERVER],
                            forms=("(setq albedo-skills-gptel-timeout albedo-skills-gptel-timeout-limit)",))
         try:
             open_chat(term, "Send your query with C-c RET")
-            # 1. M-TAB while the server cannot start: the wait is said, then that it is still starting
+            # 1. a send while the server cannot start: it waits, then the turn goes as typed
+            seen["early"] = send_turn(term, model, seen, "/demo early", 0)
+            # 2. M-TAB while the server cannot start: the wait is said, then that it is still starting
+            term.keys("M->")
             term.type("/de")
             term.keys("Escape", "Tab")
             seen["waiting_screen"] = term.wait_for_text("waiting for albedo-skills-ls to start")
-            seen["still_screen"] = term.wait_for_text("is still starting")
-            # 2. M-TAB again; once the screen says it waits, the server may start: the completion completes
+            seen["still_screen"] = term.wait_for_text("complete again in a moment")
+            # 3. M-TAB again; once the screen says it waits, the server may start: the completion completes
             term.keys("Escape", "Tab")
             term.wait_for(lambda s: "waiting for albedo-skills-ls" in s and "still starting" not in s,
                           "the second wait")
@@ -374,7 +377,7 @@ def starting(tmp_path_factory):
             seen["completed"] = term.wait_for(lambda s: "### /demo" in lines(s), "### /demo")
             term.type(" merge these files")
             term.keys("C-c", "Enter")
-            seen["request"] = model.wait_for(1)[0]
+            seen["request"] = model.wait_for(2)[1]
             seen["sent_screen"] = term.wait_for(replied("/demo merge these files"), "the reply")
             seen["messages_screen"] = messages_screen(term)
         finally:
@@ -393,8 +396,15 @@ def test_completion_while_the_server_starts_waits_for_it_or_says_it_is_starting(
     assert "no albedo-skills-ls server" not in starting["messages_screen"]
 
 
+def test_a_send_while_the_server_starts_goes_as_typed_saying_it_is_starting(starting):
+    assert user_texts(starting["early"]) == ["/demo early"]
+    said = [line for line in lines(starting["messages_screen"]) if "so /demo went as typed" in line]
+    assert len(said) == 1 and "albedo-skills-ls is still starting for" in said[0], starting["messages_screen"]
+
+
 def test_a_chat_opened_before_its_server_started_sends_the_activation(starting):
     assert "### /demo merge these files" in lines(starting["sent_screen"])
+    assert activation(starting["request"], 0)["arguments"] == "early"  # the earlier turn, now rewritten too
     assert activation(starting["request"]) == {
         "name": "demo", "source": starting["skill"], "arguments": "merge these files",
         "instructions": "# Demo\n\nMerge the files named.\n"}
