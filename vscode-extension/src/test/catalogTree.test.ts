@@ -17,6 +17,7 @@ import {
   statusText,
   summarize,
 } from '../catalogTree';
+import { findBundle } from '../launch';
 
 const WS = '/work/project';
 const HOME = '/home/ada';
@@ -133,18 +134,17 @@ describe('New Skill: the name check and the skeleton', () => {
       const folder = path.join(workspace, '.agents', 'skills', 'review-pr');
       mkdirSync(folder, { recursive: true });
       writeFileSync(path.join(folder, 'SKILL.md'), skillSkeleton('review-pr'));
-      const python = process.env.ALBEDO_PYTHON ?? 'python3';
-      const output = execFileSync(python, ['-m', 'albedo_skills_ls.cli', 'check', '--no-user-roots', '--format', 'json', workspace], {
-        encoding: 'utf8',
-        cwd: path.join(__dirname, '..', '..', '..'),
-      });
-      assert.deepEqual(JSON.parse(output).diagnostics, []);
-      const catalog = JSON.parse(
-        execFileSync(python, ['-m', 'albedo_skills_ls.cli', 'commands', '--no-user-roots', workspace], {
+      // The engine bundled by `npm run package`, so any Python 3.11 or newer runs it (nothing installed).
+      const bundle = findBundle(path.join(__dirname, '..', '..')) ?? assert.fail('no bundled server: npm test runs `npm run package` first');
+      const cli = (...args: string[]) =>
+        execFileSync(process.env.ALBEDO_PYTHON || 'python3', ['-m', 'albedo_skills_ls.cli', ...args, '--no-user-roots', workspace], {
           encoding: 'utf8',
-          cwd: path.join(__dirname, '..', '..', '..'),
-        }),
-      );
+          cwd: workspace,
+          env: { ...process.env, PYTHONPATH: bundle.libs },
+        });
+      const output = cli('check', '--format', 'json');
+      assert.deepEqual(JSON.parse(output).diagnostics, []);
+      const catalog = JSON.parse(cli('commands'));
       assert.ok(JSON.stringify(catalog).includes('/review-pr'));
     } finally {
       rmSync(workspace, { recursive: true, force: true });
