@@ -11,6 +11,9 @@ import {
   MAX_NAME_CHARS,
   NAME_PATTERN,
   nameProblem,
+  oneLine,
+  pathKey,
+  type SkillDiagnostic,
   skillBadge,
   skillRoots,
   skillSkeleton,
@@ -92,6 +95,41 @@ describe('buildTree', () => {
   it('names roots by folder when the workspace has several folders', () => {
     const several = buildTree([skill('a', '/w/two/.agents/skills', 'workspace')], [], { workspaceFolders: ['/w/one', '/w/two'], home: HOME });
     assert.equal(several[0].roots[0].label, 'two/.agents/skills');
+  });
+});
+
+describe('buildTree with Windows paths', () => {
+  // The server writes the drive letter as Python does; VS Code's Uri.fsPath writes it lowercase.
+  const windows = { workspaceFolders: ['c:\\Users\\Ada Lovelace\\my project'], home: '\\\\fileserver\\homes\\ada', platform: 'win32' as const };
+  const server = 'C:\\Users\\Ada Lovelace\\my project\\.agents\\skills';
+
+  it('counts a diagnostic on the skill the catalog lists, whatever the drive letter case, and labels roots with /', () => {
+    const entries: CatalogEntry[] = [
+      { ...skill('demo', server, 'workspace'), path: `${server}\\demo\\SKILL.md` },
+      { ...skill('notes', '', 'user'), path: '\\\\fileserver\\homes\\ada\\.albedo\\skills\\notes\\SKILL.md' },
+    ];
+    const diagnostics: SkillDiagnostic[] = [
+      { path: 'c:\\Users\\Ada Lovelace\\my project\\.agents\\skills\\demo\\SKILL.md', severity: 'error', code: 'x', message: 'broken', related: [] },
+      { path: 'c:\\Users\\Ada Lovelace\\my project\\.agents\\skills\\other\\SKILL.md', severity: 'error', code: 'name-mismatch', message: 'bad', related: [] },
+    ];
+    const tree = buildTree(entries, diagnostics, windows);
+    assert.deepEqual(
+      tree.map((scope) => [scope.label, scope.roots.map((root) => [root.label, root.skills.map((node) => [node.name, node.errors])])]),
+      [
+        ['Workspace', [['.agents/skills', [['demo', 1], ['other', 1]]]]],
+        ['User', [['~/.albedo/skills', [['notes', 0]]]]],
+      ],
+    );
+    assert.equal(summarize(tree).skills, 2);
+    assert.equal(pathKey('C:/Users/Ada/x/SKILL.md', windows), pathKey('c:\\users\\ada\\x\\SKILL.md', windows));
+    assert.notEqual(pathKey('/home/Ada/x', { platform: 'linux' }), pathKey('/home/ada/x', { platform: 'linux' }));
+  });
+});
+
+describe('descriptions in the tree', () => {
+  it('are one line: a folded or literal block keeps no line break (a tree row would show ⏎)', () => {
+    assert.equal(oneLine('Merges files\nthe way this project likes.\n'), 'Merges files the way this project likes.');
+    assert.equal(oneLine('  Line one\r\n\n  line two\t end  '), 'Line one line two end');
   });
 });
 

@@ -42,7 +42,7 @@ describe('the packaged .vsix', () => {
     }
     assert.deepEqual(
       files.filter((name) => !name.startsWith('bundled/')).sort(),
-      ['LICENSE.txt', 'dist/extension.js', 'package.json', 'readme.md', 'syntaxes/albedo-chat.tmLanguage.json'].sort(),
+      ['LICENSE.txt', 'dist/extension.js', 'media/skills.svg', 'package.json', 'readme.md', 'syntaxes/albedo-chat.tmLanguage.json'].sort(),
     );
   });
 
