@@ -54,7 +54,8 @@ const SKILLS = {
   '.agents/skills/demo/SKILL.md': '---\nname: demo\ndescription: Says hello to the user by name.\n---\nGreet the user by name, warmly.\n',
   '.agents/skills/pdf-tools/SKILL.md': '---\nname: wrong\ndescription: Reads PDF files and extracts their text.\n---\nUse pdftotext on the file.\n',
   '.agents/skills/broken/SKILL.md': '---\nname: broken\n---\nThis skill forgot its description.\n',
-  '.albedo/skills/review/SKILL.md': '---\nname: review\ndescription: Reviews a pull request (workspace copy).\n---\nRead the diff.\n',
+  // A folded description: the Skills view shows it as one line of text.
+  '.albedo/skills/review/SKILL.md': '---\nname: review\ndescription: >\n  Reviews a pull request\n  (workspace copy).\n---\nRead the diff.\n',
   '.agents/skills/review/SKILL.md': '---\nname: review\ndescription: Reviews a pull request (second copy).\n---\nRead the diff.\n',
   '.agents/skills/fill-in/SKILL.md': '---\nname: fill-in\ndescription: A skill to complete.\n\n---\nSteps.\n',
   'notes.chat.md': 'Notes for the session.\n',
@@ -190,27 +191,26 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
     await waitForText(page, (current) => current.includes('name: wrong'), 'undo');
   }));
 
-  it('lists the skills by scope and root in the Skills view, with badges, and opens SKILL.md on click', () => showing(page, 'skills-view', async () => {
+  it('lists the skills by scope and root in the Skills view, with room, badges, and opens SKILL.md on click', () => showing(page, 'skills-view', async () => {
     // pdf-tools/SKILL.md is still shown (the quick fix above): on 1.139 VS Code's validator shows its own copy of
-    // the name mismatch, as a warning, and Albedo's error is left out of display; the view still counts it.
+    // the name mismatch, as a warning, and Albedo's error stays beside it (never milder than Albedo's verdict).
     if (NATIVE_SKILL_LANGUAGE) {
       await runCommand(page, 'Focus on Problems View');
       await waitFor(
         page,
         () => problemsOf(page, '.agents/skills/pdf-tools'),
-        (rows) => rows.length === 1 && /The skill name 'wrong' should match the folder name 'pdf-tools'\./.test(rows[0]),
-        "VS Code's validator did not show its twin of the name mismatch",
+        (rows) => rows.length === 2 && rows.some((row) => /The skill name 'wrong' should match the folder name 'pdf-tools'\./.test(row)) && rows.some((row) => /name `wrong` differs from its folder `pdf-tools`/.test(row)),
+        "VS Code's validator did not show its copy of the name mismatch beside Albedo's",
       );
+      await runCommand(page, 'View: Hide Panel');
     }
     await page.locator('.statusbar-item', { hasText: 'skills' }).first().click();
-    const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Skills' }) });
-    // Room for every row (the tree renders only the rows in sight): no panel, the folder section collapsed.
-    await runCommand(page, 'View: Hide Panel');
-    const folders = page.locator('.pane-header[aria-expanded="true"]', { hasText: path.basename(folder).toUpperCase() });
-    if ((await folders.count()) > 0) {
-      await folders.click();
-    }
+    // Its own container in the activity bar: the whole side bar's height, whatever the Explorer holds.
+    const view = page.locator('.part.sidebar', { hasText: 'Albedo Skills' });
     await view.locator('.monaco-list-row', { hasText: 'hidden by' }).waitFor();
+    const tree = await view.locator('.monaco-list').first().boundingBox();
+    const window = page.viewportSize();
+    assert.ok(tree.height >= window.height / 2, `the Skills tree is ${tree.height} px high in a ${window.height} px window`);
     const rows = (await view.locator('.monaco-list-row').allTextContents()).map((row) => row.replace(/\u00a0/g, ' '));
     const index = (text) => rows.findIndex((row) => row.includes(text));
     assert.ok(index('Workspace') === 0, rows.join('\n'));
@@ -218,6 +218,8 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
     assert.match(rows[index('broken')], /broken.*1 error/);
     assert.match(rows[index('demo')], /demo.*\/demo.*Says hello to the user by name\./);
     assert.match(rows.find((row) => row.includes('hidden by')), /review.*hidden by \.albedo\/skills\/review/);
+    assert.match(rows.find((row) => row.includes('(workspace copy)')), /review\/review — Reviews a pull request \(workspace copy\)\.$/);
+    assert.doesNotMatch(rows.join('\n'), /⏎/);
     assert.match(rows[index('pdf-tools')], /pdf-tools.*1 error/);
     assert.match(await page.locator('.statusbar-item', { hasText: 'skills' }).first().textContent(), /3 skills.*2/);
     await view.screenshot({ path: path.join(SCREENSHOTS, 'skills-view.png') });
