@@ -288,7 +288,30 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
   });
 });
 
-describe(`a bad interpreter in VS Code ${VSCODE.text} (code-server)`, { timeout: 5 * HANG_GUARD_MS }, () => {
+/**
+ * A bad interpreter, explained in exactly one notification: the cause, the setting and its scope, and only
+ * the advice that would help in that situation.
+ */
+const BAD_INTERPRETERS = [
+  {
+    // The most likely mistake: an interpreter without the package, with the environment's package asked for.
+    what: 'an interpreter without the package, with importStrategy fromEnvironment',
+    settings: { 'albedoSkills.server.pythonPath': '/usr/bin/python3', 'albedoSkills.server.importStrategy': 'fromEnvironment' },
+    cause: /the language server cannot start: `\/usr\/bin\/python3` \(Python 3\.\d+\.\d+\) cannot import albedo_skills_ls: ModuleNotFoundError: No module named 'albedo_skills_ls'/,
+    advice: /install albedo-skills-ls in it \(`\/usr\/bin\/python3 -m pip install albedo-skills-ls`\), or set albedoSkills\.server\.importStrategy to useBundled to run the server bundled with the extension, or clear it\./,
+  },
+  {
+    // useBundled already (the default): a program that is not Python. Nothing about the strategy or pip.
+    what: 'a program that is not Python, with the bundled server',
+    settings: { 'albedoSkills.server.pythonPath': '/bin/true' },
+    cause: /the language server cannot start: `\/bin\/true` is not a working Python interpreter/,
+    advice: /albedoSkills\.server\.pythonPath \(your Remote \[[^\]]+\] settings\): point it at Python 3\.11 or newer, or clear it\./,
+    never: /useBundled|importStrategy|pip install/,
+  },
+];
+
+for (const bad of BAD_INTERPRETERS) {
+describe(`${bad.what} in VS Code ${VSCODE.text} (code-server)`, { timeout: 5 * HANG_GUARD_MS }, () => {
   let browser;
   let workbench;
   let folder;
@@ -296,11 +319,7 @@ describe(`a bad interpreter in VS Code ${VSCODE.text} (code-server)`, { timeout:
   before(async () => {
     browser = await launchChromium();
     folder = writeWorkspace(SKILLS);
-    // The most likely mistake: an interpreter without the package, with the environment's package asked for.
-    workbench = await startWorkbench({
-      folder,
-      machineSettings: { 'albedoSkills.server.pythonPath': '/usr/bin/python3', 'albedoSkills.server.importStrategy': 'fromEnvironment' },
-    });
+    workbench = await startWorkbench({ folder, machineSettings: bad.settings });
   });
 
   after(async () => {
@@ -311,7 +330,7 @@ describe(`a bad interpreter in VS Code ${VSCODE.text} (code-server)`, { timeout:
     }
   });
 
-  it('is explained in exactly one notification naming the cause, the setting and its scope', async () => {
+  it('is explained in exactly one notification naming the cause, the setting and its scope, and what would help', async () => {
     const page = await openWorkbench(browser, workbench.url);
     await page.locator('.notification-toast', { hasText: 'cannot start' }).waitFor();
     // The output channel logs the failure before the notification is shown: everything has been said.
@@ -321,9 +340,15 @@ describe(`a bad interpreter in VS Code ${VSCODE.text} (code-server)`, { timeout:
     const texts = (await items.allTextContents()).map((text) => text.replace(/\u00a0/g, ' '));
     console.log(`# the notification: ${texts[0]}`);
     assert.equal(texts.length, 1, texts.join('\n---\n'));
-    assert.match(texts[0], /the language server cannot start: `\/usr\/bin\/python3` \(Python 3\.\d+\.\d+\) cannot import albedo_skills_ls: ModuleNotFoundError: No module named 'albedo_skills_ls'/);
+    assert.match(texts[0], bad.cause);
     // code-server is a remote window: the value was read from the Remote settings, and the message says so.
     assert.match(texts[0], /albedoSkills\.server\.pythonPath \(your Remote \[[^\]]+\] settings\)/);
+    assert.match(texts[0], bad.advice);
+    if (bad.never) {
+      // The message itself, without the toast's own "Source" and buttons.
+      assert.doesNotMatch(texts[0].slice(texts[0].indexOf('Albedo Skills: the language server cannot start')), bad.never);
+    }
     assert.match(texts[0], /Open Settings.*Show Output/s);
   });
 });
+}

@@ -5,10 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  type Bundle,
   describeLaunch,
   findBundle,
-  type LaunchInput,
   type PythonLaunch,
   readImportStrategy,
   resolveLaunch,
@@ -26,19 +24,8 @@ import {
 } from '../probe';
 import { CRASH_RESTART_FIRST_MS, CRASH_RESTART_MAX_MS, crashRestartDelay } from '../restarts';
 import { initializationOptionsAsWritten } from '../settings';
+import { bundle, input } from './launchInputs';
 
-const bundle: Bundle = { launcher: '/ext/bundled/tool/launch.py', libs: '/ext/bundled/libs' };
-const input = (overrides: Partial<LaunchInput> = {}): LaunchInput => ({
-  serverPath: [],
-  pythonPath: '',
-  platform: 'linux',
-  env: { PATH: '/usr/bin' },
-  workspaceFolder: '/work/project',
-  home: '/home/ada',
-  importStrategy: 'useBundled',
-  bundle,
-  ...overrides,
-});
 const BUNDLED_ARGS = ['-I', '-X', 'utf8', bundle.launcher];
 
 describe('resolveLaunch with the bundled server', () => {

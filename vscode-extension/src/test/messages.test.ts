@@ -5,21 +5,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Bundle, type LaunchInput, resolveLaunch } from '../launch';
+import { resolveLaunch } from '../launch';
 import { explainLaunchFailure, launchSetting } from '../messages';
+import { input } from './launchInputs';
 
-const bundle: Bundle = { launcher: '/ext/bundled/tool/launch.py', libs: '/ext/bundled/libs' };
-const input = (overrides: Partial<LaunchInput> = {}): LaunchInput => ({
-  serverPath: [],
-  pythonPath: '',
-  platform: 'linux',
-  env: { PATH: '/usr/bin' },
-  workspaceFolder: '/work/project',
-  home: '/home/ada',
-  importStrategy: 'useBundled',
-  bundle,
-  ...overrides,
-});
 const PREFIX = 'Albedo Skills: the language server cannot start: ';
 
 describe('explaining a failed start', () => {
