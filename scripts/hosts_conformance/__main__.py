@@ -5,6 +5,8 @@
     python scripts/hosts_conformance record      the same, then write the recorded observations
     python scripts/hosts_conformance recorded    compare the recorded observations (no agent, no network)
     python scripts/hosts_conformance collections GIT_DIR...   the live agents over public skill collections
+    python scripts/hosts_conformance generated --seed N --seeds K --count C   the live agents over K random
+                                                 trees of about C skills each (batch.py)
 
 `live` exits 1 on any disagreement. When no agent is cached and none can be installed (offline), or the
 machine has no network namespace, it compares the recorded observations instead and says so.
@@ -164,14 +166,23 @@ def main(argv: list[str]) -> int:
         return _child_observe(argv[1:])
     parser = argparse.ArgumentParser(prog="hosts_conformance", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["live", "record", "recorded", "collections"])
+    parser.add_argument("mode", choices=["live", "record", "recorded", "collections", "generated"])
     parser.add_argument("dirs", nargs="*", help="collections: git directories of public skill collections")
     parser.add_argument("--agent", action="append", choices=[agent.id for agent in agents.AGENTS],
                         help="only this agent (repeatable); default all")
     parser.add_argument("--no-install", action="store_true", help="use cached agents only")
     parser.add_argument("--runs", type=int, help="runs of an agent whose answers vary (OpenCode; default 3); the others run once")
+    parser.add_argument("--seed", type=int, default=None, help="generated: the first seed (default: the CI seed)")
+    parser.add_argument("--seeds", type=int, default=1, help="generated: how many trees, one per seed")
+    parser.add_argument("--count", type=int, default=None, help="generated: skills per tree")
+    parser.add_argument("--summary", help="generated: write the figures and disagreements to this JSON file")
     args = parser.parse_args(argv)
     ids = args.agent or [agent.id for agent in agents.AGENTS]
+    if args.mode == "generated":
+        from hosts_conformance.batch import CI_COUNT, CI_SEED, run_generated
+
+        return run_generated(CI_SEED if args.seed is None else args.seed, args.seeds, args.count or CI_COUNT, ids,
+                             args.runs, args.summary)
     if args.mode == "recorded":
         return _compare_recorded(None)
     if args.mode == "collections":

@@ -72,7 +72,7 @@ def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
     for listing in answer["result"]["data"]:
         for skill in listing["skills"]:
             if skill.get("enabled", True):
-                loaded(seen, paths.file(skill["path"]), skill["name"])
+                loaded(seen, paths.file(skill["path"]), skill["name"], description=skill.get("description") or "")
         for error in listing["errors"]:
             refused(seen, paths.file(error["path"]), error["message"])
     return seen

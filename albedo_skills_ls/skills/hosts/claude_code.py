@@ -1,4 +1,4 @@
-"""Claude Code (`@anthropic-ai/claude-code` 2.1.197), run here against a fake model on loopback."""
+"""Claude Code run here (the version and day: `evidence` below) against a fake model on loopback."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _made_up(facts: SkillFacts) -> str:
 MODEL = HostModel(
     id="claude-code",
     label=LABEL,
-    evidence=run_here(LABEL, "2.1.197", "@anthropic-ai/claude-code"),
+    evidence=run_here(LABEL, "2.1.332", "@anthropic-ai/claude-code", "2026-12-03"),
     roots=(("home", ".claude/skills"), ("workspace", ".claude/skills")),
     walk=Walk(max_levels=1),
     duplicates=Duplicates("all", evidence="run: both copies listed to the model, user first"),

@@ -1,4 +1,4 @@
-"""Codex CLI (`@openai/codex` 0.171.0), run here; budget and name rule from its source."""
+"""Codex CLI run here (the version and day: `evidence` below); budget and name rule from its source."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def judge(facts: SkillFacts) -> Verdict:
 MODEL = HostModel(
     id="codex",
     label=LABEL,
-    evidence=run_here(LABEL, "0.171.0", "@openai/codex"),
+    evidence=run_here(LABEL, "0.171.0", "@openai/codex", "2026-12-01"),
     roots=(
         ("workspace", ".agents/skills"),
         ("workspace", ".codex/skills"),

@@ -1,4 +1,4 @@
-"""GitHub Copilot CLI (`@github/copilot` 1.0.102), run here with COPILOT_OFFLINE=true."""
+"""GitHub Copilot CLI run here (the version and day: `evidence` below) with COPILOT_OFFLINE=true."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def judge(facts: SkillFacts) -> Verdict:
 MODEL = HostModel(
     id="copilot-cli",
     label=LABEL,
-    evidence=run_here(LABEL, "1.0.102", "@github/copilot"),
+    evidence=run_here(LABEL, "1.0.102", "@github/copilot", "2026-12-01"),
     roots=(
         ("workspace", ".github/skills"),
         ("workspace", ".agents/skills"),

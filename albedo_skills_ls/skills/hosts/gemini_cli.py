@@ -1,4 +1,4 @@
-"""Gemini CLI (`@google/gemini-cli` 0.61.0), run here with the workspace trusted."""
+"""Gemini CLI run here (the version and day: `evidence` below) with the workspace trusted."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def judge(facts: SkillFacts) -> Verdict:
 MODEL = HostModel(
     id="gemini-cli",
     label=LABEL,
-    evidence=run_here(LABEL, "0.61.0", "@google/gemini-cli"),
+    evidence=run_here(LABEL, "0.61.0", "@google/gemini-cli", "2026-12-01"),
     # later wins in Gemini's own order; listed here highest first
     roots=(
         ("workspace", ".agents/skills"),

@@ -1,4 +1,4 @@
-"""OpenCode (`opencode-ai` 1.18.33), run here three times over the same files."""
+"""OpenCode run here (the version and day: `evidence` below) three times over the same files."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def judge(facts: SkillFacts) -> Verdict:
 MODEL = HostModel(
     id="opencode",
     label=LABEL,
-    evidence=run_here(LABEL, "1.18.33", "opencode-ai"),
+    evidence=run_here(LABEL, "1.18.33", "opencode-ai", "2026-12-01"),
     roots=(
         ("workspace", ".opencode/skills"),
         ("workspace", ".opencode/skill"),

@@ -48,7 +48,7 @@ def text_report(report: Report, shown: callable) -> list[str]:  # type: ignore[v
         lines += ["", "Catalog budgets:"] + [f"  {line}" for line in budgets]
     lines += ["", "Evidence:"] + [f"  {entry.host.id} {entry.host.version}: {entry.host.evidence}" for entry in report.hosts]
     if report.truncated:
-        lines += ["", f"Not every file was judged: {report.truncated}."]
+        lines += ["", f"Not every file was judged: {report.truncated.sentence(shown)}."]
     return lines
 
 

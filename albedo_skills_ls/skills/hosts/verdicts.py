@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from .common import unreadable
 from .facts import SkillFacts, read_facts
-from .model import NOT_DETERMINISTIC, NOT_SEEN, SKIPPED, WARNS, HostModel, Verdict
+from .model import NOT_DETERMINISTIC, NOT_SEEN, SKIPPED, UNKNOWN, WARNS, HostModel, Verdict
 from .walker import SKILL_FILE, Found
 
 
@@ -138,7 +138,7 @@ def _walk_verdict(
 def _read_and_judged(host: HostModel, facts: SkillFacts) -> Verdict:
     """What albedo-skills could not read is not judged for any agent (`common.unreadable`); the rest is the
     agent's own `judge`, which therefore always sees a file's text."""
-    not_read = unreadable(facts, host.label)
+    not_read = unreadable(facts)
     return not_read if not_read is not None else host.judge(facts)
 
 
@@ -195,13 +195,14 @@ def _settle_duplicates(host: HostModel, files: tuple[Found, ...], roots: list[st
 
 
 def _unstable(host: HostModel, name: str, copies: list[Found], verdicts: dict[str, Verdict]) -> None:
-    others = ", ".join(found.path for found in copies)
+    """Each copy may or may not be the one loaded: not known (`loads: null`), the name it would have kept."""
     for found in copies:
+        others = ", ".join(other.path for other in copies if other.path != found.path)
         verdicts[found.path] = _with_note(
             verdicts[found.path],
-            f"{NOT_DETERMINISTIC}: {host.label} loads one of {len(copies)} copies of `{name}` ({others}) and "
-            "which one changes from run to run; rename one of them",
-        )
+            f"{NOT_DETERMINISTIC}: {host.label} loads one of the {len(copies)} copies of `{name}` (also {others}) "
+            "and which one changes from run to run; rename one of them",
+        )._replace(status=UNKNOWN)
 
 
 def _with_note(verdict: Verdict, note: str) -> Verdict:
