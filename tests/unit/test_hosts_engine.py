@@ -352,7 +352,7 @@ def test_server_walks_and_reads_once_for_diagnostics_and_hover(tree, monkeypatch
 
 @pytest.mark.parametrize("shape", ["[%s]", "{a: %s}"])
 def test_yaml_nesting_bound_at_the_bound_and_one_past(shape):
-    from albedo_skills_ls.skills.hosts.facts import _parse_yaml
+    from albedo_skills_ls.skills.hosts.facts import parse_yaml
 
     def nested(levels: int) -> str:  # `levels` collections in all, the top mapping included
         inner = "x"
@@ -360,8 +360,8 @@ def test_yaml_nesting_bound_at_the_bound_and_one_past(shape):
             inner = shape % inner
         return "key: " + inner + "\n"
 
-    fields, problem = _parse_yaml(nested(limits.MAX_HOST_YAML_NESTING))
+    fields, problem = parse_yaml(nested(limits.MAX_HOST_YAML_NESTING))
     assert problem is None and fields is not None and "key" in fields
-    fields, problem = _parse_yaml(nested(limits.MAX_HOST_YAML_NESTING + 1))
+    fields, problem = parse_yaml(nested(limits.MAX_HOST_YAML_NESTING + 1))
     assert fields is None and problem is not None
     assert problem.problem.startswith(f"nested deeper than {limits.MAX_HOST_YAML_NESTING:,} levels")

@@ -7,9 +7,10 @@ import os
 import stat
 
 from .. import limits
-from .common import collapse, cut, loaded
+from .common import collapse, cut, libyaml_words, loaded
 from .facts import SkillFacts
 from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
+from .values import as_written, kind, yaml_fields
 
 LABEL = "Codex CLI"
 MAX_DESCRIPTION = 1024  # cut in the prompt (run); `skills/list` keeps the whole text
@@ -63,15 +64,33 @@ def _manifest_name(manifest: str) -> str | None:
     return name if isinstance(name, str) and name else None
 
 
+def _invalid(facts: SkillFacts) -> str:
+    """Codex's refusal of a frontmatter serde_yaml does not parse (run: the first error, with its place)."""
+    problem = facts.yaml_problem
+    assert problem is not None
+    if problem.problem.startswith("found duplicate key"):
+        key = problem.problem.split('"')[1] if '"' in problem.problem else "?"
+        return f"invalid YAML: duplicate field `{key}`"
+    return f"invalid YAML: {libyaml_words(problem.problem)} at line {problem.line} column {problem.column}"
+
+
 def judge(facts: SkillFacts) -> Verdict:
     if not facts.opens_after_trim or not facts.has_frontmatter:
         return Verdict(SKIPPED, reason="missing YAML frontmatter delimited by ---")
-    # Codex retries a failed parse with the values that hold `: ` quoted: the run loaded such a skill with
-    # its description intact, which is what the line reading gives.
-    description = collapse(facts.lenient("description") or "")
+    # Codex retries a parse that fails on an unquoted `: ` with such values quoted (run: the description
+    # loads intact); when the retry fails too, the first error is the one it gives.
+    fields = yaml_fields(facts, retry=True)
+    if fields is None:
+        return Verdict(SKIPPED, reason=_invalid(facts))
+    for key in ("name", "description"):
+        if kind(fields, key) in ("sequence", "mapping"):
+            return Verdict(SKIPPED, reason=f"invalid YAML: {key}: invalid type: "
+                           f"{'sequence' if kind(fields, key) == 'sequence' else 'map'}, expected a string")
+    # serde_yaml reads a number, a boolean or a date into a String as written; null is no value (run).
+    description = collapse(as_written(facts, fields, "description") or "")
     if not description:
         return Verdict(SKIPPED, reason="missing field `description`")
-    name = collapse(facts.lenient("name") or "") or facts.folder_name
+    name = collapse(as_written(facts, fields, "name") or "") or facts.folder_name
     if len(name) > MAX_NAME:
         return Verdict(SKIPPED, reason=f"invalid name: exceeds maximum length of {MAX_NAME} characters")
     plugin = plugin_name(facts.path)
@@ -108,7 +127,13 @@ MODEL = HostModel(
         Rule("folders whose name starts with `.` are skipped", "source (loader.rs at c9d127cf)"),
         Rule("no frontmatter: \"missing YAML frontmatter delimited by ---\"", "run"),
         Rule("no description: \"missing field `description`\"", "run"),
-        Rule("unquoted `: ` in a value loads (the parse is retried with it quoted)", "run"),
+        Rule("unquoted `: ` in a value loads (the parse is retried with such values quoted); when the retry "
+             "fails too, the first error refuses the file", "run"),
+        Rule("YAML that does not parse (a tab as indentation, a key given twice) is refused: \"invalid YAML: "
+             "...\"", "run"),
+        Rule("a number, boolean or date as name or description is read as written; a list or mapping is "
+             "refused (\"invalid type\"); a null or empty description is \"missing field\"; a null name is the "
+             "folder's", "run"),
         Rule("a description over 1,024 characters loads, cut to 1,024 in the prompt", "run"),
         Rule("no name: the folder's name; a name over 64 characters is refused", "run (folder); source (64)"),
         Rule("one name twice: both copies are kept and shown to the model", "run"),

@@ -3,26 +3,55 @@
 from __future__ import annotations
 
 from .common import SILENT
-from .facts import SkillFacts, without_bom
+from .facts import SkillFacts, line_fields, without_bom
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
+from .values import kind, type_words, yaml_fields
 
 LABEL = "OpenCode"
 
 
 def judge(facts: SkillFacts) -> Verdict:
     facts = without_bom(facts)  # a byte-order mark before `---` is dropped (run)
-    name = facts.lenient("name")  # a frontmatter whose YAML fails still loads, silently (run)
+    if facts.opens_after_trim and facts.frontmatter is None:
+        return _unclosed(facts)
+    # A parse that fails on an unquoted `: ` or a tab as indentation is retried (run: both load, the values
+    # read as YAML); one that still fails (a key given twice) drops the skill silently.
+    fields = yaml_fields(facts, retry=True, tabs=True)
+    if fields is None:
+        why = facts.yaml_problem.problem if facts.yaml_problem is not None else "no frontmatter"
+        return Verdict(SKIPPED, reason=f"{SILENT}: {LABEL} cannot read the frontmatter ({why})")
+    name_kind, description_kind = kind(fields, "name"), kind(fields, "description")
+    if name_kind != "string":
+        said = "needs a `name`" if name_kind in ("absent", "null") else f"needs a text `name`, not {type_words(name_kind)}"
+        return Verdict(SKIPPED, reason=f"{SILENT}: {LABEL} {said}")
+    if description_kind not in ("absent", "string"):
+        return Verdict(SKIPPED, reason=f"{SILENT}: {LABEL} needs a text `description`, not {type_words(description_kind)}")
+    name, description = fields["name"], fields.get("description")
+    if not description:
+        return Verdict(WARNS, name, "", NO_DESCRIPTION)
+    return Verdict(LOADS, name, description)
+
+
+NO_DESCRIPTION = "listed by `opencode debug skill` but left out of what the model sees: it has no description"
+_QUOTED = ("'", '"')
+
+
+def _unclosed(facts: SkillFacts) -> Verdict:
+    """A `---` that is never closed: the `name:` and `description:` lines of the rest of the file, a
+    quoted value unquoted (run: four such files loaded under their names)."""
+    rest = "\n".join(facts.body.splitlines()[1:])
+    read = {key: value for key, value in line_fields(rest).items()}
+    for key, value in read.items():
+        if len(value) >= 2 and value[0] in _QUOTED and value[-1] == value[0]:
+            read[key] = value[1:-1]
+    name = read.get("name")
     if not name:
         return Verdict(SKIPPED, reason=f"{SILENT}: {LABEL} needs a `name`")
-    description = facts.lenient("description")
+    description = read.get("description")
+    note = "the frontmatter's `---` is never closed: OpenCode reads its `name:` and `description:` lines"
     if not description:
-        return Verdict(
-            WARNS,
-            name,
-            None,
-            "listed by `opencode debug skill` but left out of what the model sees: it has no description",
-        )
-    return Verdict(LOADS, name, description)
+        return Verdict(WARNS, name, "", f"{note}; {NO_DESCRIPTION}")
+    return Verdict(WARNS, name, description, note)
 
 
 MODEL = HostModel(
@@ -47,7 +76,12 @@ MODEL = HostModel(
              "~/.agents/skills, ~/.claude/skills, ~/.config/opencode/skill(s)", "run"),
         Rule("`**/SKILL.md`: any depth (8 levels seen), a SKILL.md directly in a root too; links followed", "run"),
         Rule("no name: skipped silently; no description: listed, but not shown to the model", "run"),
-        Rule("unquoted `: ` in a value: loads silently", "run"),
+        Rule("unquoted `: ` in a value, or a tab as indentation: the parse is retried and the skill loads",
+             "run"),
+        Rule("a key given twice: skipped silently", "run"),
+        Rule("a name or description that is not text (null, empty, a number, boolean, date, list): skipped "
+             "silently; `name: \"\"` loads under the empty name; `description: \"\"` is listed, not shown", "run"),
+        Rule("a `---` never closed: the `name:` and `description:` lines of the file are read", "run"),
         Rule("a byte-order mark before `---` is dropped: the file loads with its frontmatter", "run"),
         Rule("one name twice: one copy wins, and which one changes from run to run", "run"),
     ),
