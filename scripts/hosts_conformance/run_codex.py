@@ -67,7 +67,9 @@ def _ask(agent: Agent, env: dict[str, str], project: str, scratch: str) -> dict:
 
 
 _ROOT = re.compile(r"^- `(?P<key>r\d+)` = `(?P<path>.+)`$")
-_PROMPT_ENTRY = re.compile(r"^- (?P<name>.+?): (?P<description>.*) \(file: (?P<key>r\d+)/(?P<rel>.+)\)$")
+# `- <name>: <description> (file: r2/folder/SKILL.md)`; a name may hold `: `, so the entry is split later,
+# knowing the name from `skills/list`.
+_PROMPT_ENTRY = re.compile(r"^- (?P<entry>.*) \(file: (?P<key>r\d+)/(?P<rel>.+)\)$")
 
 
 def _texts(value: object):
@@ -82,8 +84,8 @@ def _texts(value: object):
 
 
 def prompt_skills(prompt_input: str) -> dict[str, str] | None:
-    """{absolute SKILL.md path: description} from `codex debug prompt-input`'s skills section, or None when
-    the output has no such section."""
+    """{absolute SKILL.md path: "<name>: <description>"} from `codex debug prompt-input`'s skills section,
+    or None when the output has no such section."""
     try:
         found = json.loads(prompt_input)
     except ValueError:
@@ -97,7 +99,7 @@ def prompt_skills(prompt_input: str) -> dict[str, str] | None:
             if (root := _ROOT.match(line)) is not None:
                 roots[root["key"]] = root["path"]
             elif (entry := _PROMPT_ENTRY.match(line)) is not None and entry["key"] in roots:
-                listed[os.path.join(roots[entry["key"]], entry["rel"])] = entry["description"]
+                listed[os.path.join(roots[entry["key"]], entry["rel"])] = entry["entry"]
         return listed
     return None
 
@@ -120,7 +122,8 @@ def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
             if skill.get("enabled", True):
                 rel = paths.file(skill["path"])
                 # Not in the prompt: loaded, but its model is not shown it (the budget left it out).
-                loaded(seen, rel, skill["name"], description=described.get(rel, ""))
+                entry = described.get(rel, "")
+                loaded(seen, rel, skill["name"], description=entry.removeprefix(f"{skill['name']}: "))
         for error in listing["errors"]:
             refused(seen, paths.file(error["path"]), error["message"])
     return seen

@@ -10,6 +10,7 @@ import pytest
 
 from albedo_skills_ls.skills import hosts, limits
 from albedo_skills_ls.skills.hosts.model import NOT_DETERMINISTIC, NOT_SEEN, SKIPPED, WARNS
+from albedo_skills_ls.skills.hosts.walker import Cut
 
 RUN_HERE = ("codex", "claude-code", "gemini-cli", "opencode", "copilot-cli")
 
@@ -72,7 +73,7 @@ def test_no_description(tree):
     assert seen["codex"][agents] == seen["codex"][agents]._replace(status=SKIPPED, reason="missing field `description`")
     assert seen["gemini-cli"][agents].status == SKIPPED and "silently" in seen["gemini-cli"][agents].reason
     opencode = seen["opencode"][agents]
-    assert opencode.loads and opencode.description_seen is None and "left out of what the model sees" in opencode.reason
+    assert opencode.loads and opencode.description_seen == "" and "left out of what the model sees" in opencode.reason
     copilot = seen["copilot-cli"][agents]
     assert copilot.status == WARNS and copilot.description_seen == "Do the thing, then report."
     made_up = seen["claude-code"][claude]
@@ -100,7 +101,7 @@ def test_description_length_at_the_bound_and_one_past(tree, length):
     assert seen["copilot-cli"][path].loads is not over
     if over:
         assert seen["copilot-cli"][path].reason == "Skill description must be at most 1024 characters"
-        assert seen["codex"][path].status == WARNS and seen["codex"][path].description_seen == "x" * 1024 + "..."
+        assert seen["codex"][path].status == WARNS and seen["codex"][path].description_seen == "x" * 1021 + "..."
         assert seen["zed"][path].status == WARNS
     else:
         assert seen["codex"][path].description_seen == text and seen["codex"][path].reason is None
@@ -269,7 +270,10 @@ def test_walk_bound_on_skill_files(tree, monkeypatch):
     for index in range(4):
         skill(project / ".agents/skills", f"s{index}", front(f"s{index}", "d"))
     found = hosts.report(str(project), str(home), ("codex",))
-    assert len(found.files) == 3 and "3 skill files" in found.truncated
+    assert len(found.files) == 3
+    assert found.truncated == Cut("MAX_HOST_SKILL_FILES", 3, str(project / ".agents/skills/s3/SKILL.md"))
+    assert found.to_json()["truncated"] == {"limit": "MAX_HOST_SKILL_FILES", "value": 3, "more": 0,
+                                            "first_not_walked": str(project / ".agents/skills/s3/SKILL.md")}
     monkeypatch.setattr(limits, "MAX_HOST_SKILL_FILES", 4)
     assert hosts.report(str(project), str(home), ("codex",)).truncated is None
 
@@ -309,7 +313,8 @@ def test_walk_depth_bound_at_the_bound_and_one_past(tree, monkeypatch):
     past = skill(root, "a/b/c", front("c", "One past."))
     found = hosts.report(str(project), str(home), ("opencode",))
     assert str(past) not in {f.path for f in found.files} and str(other) in {f.path for f in found.files}
-    assert found.truncated == f"the walk stops 2 levels below a root, at {past.parent}"
+    assert found.truncated == Cut("MAX_HOST_WALK_DEPTH", 2, str(past.parent))
+    assert found.truncated.sentence() == f"the walk stops 2 levels below a root, at {past.parent}"
 
 
 def test_walk_entries_bound_at_the_bound_and_one_past(tree, monkeypatch):
@@ -320,7 +325,8 @@ def test_walk_entries_bound_at_the_bound_and_one_past(tree, monkeypatch):
     assert hosts.report(str(project), str(home), ("codex",)).truncated is None
     monkeypatch.setattr(limits, "MAX_HOST_WALK_ENTRIES", 5)
     found = hosts.report(str(project), str(home), ("codex",))
-    assert found.truncated.startswith("the walk stopped after 5 entries") and len(found.files) == 2
+    assert found.truncated.limit == "MAX_HOST_WALK_ENTRIES" and found.truncated.value == 5 and len(found.files) == 2
+    assert found.truncated.sentence().startswith("the walk stopped after 5 entries")
 
 
 def test_server_walks_and_reads_once_for_diagnostics_and_hover(tree, monkeypatch):

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from .common import cut, loaded
-from .facts import BOM, SkillFacts
+from .common import loaded, utf16_length, utf16_prefix
+from .facts import BOM, SkillFacts, without_bom
 from .model import Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
+from .values import as_written
 
 LABEL = "Claude Code"
-MAX_ENTRY = 1_536  # characters of description + when_to_use in the listing (changelog 2.1.105)
+MAX_ENTRY = 1_536  # UTF-16 units of description + when_to_use in the listing (changelog 2.1.105; run: 2.1.332)
 
 
 def judge(facts: SkillFacts) -> Verdict:
+    facts = without_bom(facts)  # 2.1.332 drops a byte-order mark before `---` (run)
     command = facts.folder_name  # the command is the folder's name, whatever `name:` says (run)
     notes = []
-    written = facts.lenient("description")  # the runtime keeps a frontmatter whose YAML fails (run)
+    written = _description(facts)
     extra = facts.string("when_to_use")
     if written:
         description = written if not extra else f"{written} {extra}"
@@ -23,23 +25,58 @@ def judge(facts: SkillFacts) -> Verdict:
             f"no description: {LABEL} makes one up from the body (\"{description}\"); write a `description`"
         )
     if not facts.has_frontmatter:
-        marked = " (a byte-order mark before `---` leaves it none)" if facts.bom else ""
-        notes.insert(0, f"no frontmatter{marked}: it loads, named after its folder")
-    named = facts.lenient("name")
+        notes.insert(0, "no frontmatter: it loads, named after its folder")
+    named = facts.string("name")
     if named and named != command:
         notes.append(f"the command is /{command}, after the folder, not `{named}`")
-    description, cut_note = cut(description, MAX_ENTRY, " in the listing")
-    return loaded(command, description, notes + [cut_note])
+    if _not_for_the_model(facts):
+        notes.append(f"`disable-model-invocation: true`: listed as the command /{command}, but its model is not "
+                     "shown the skill")
+        return loaded(command, "", notes)
+    if utf16_length(description) > MAX_ENTRY:  # counted in UTF-16 units; cut to 1,535 and "…" (run)
+        notes.append(f"the description ({len(description):,} characters) is cut to {MAX_ENTRY:,} UTF-16 units in "
+                     "the listing")
+        description = utf16_prefix(description, MAX_ENTRY - 1) + "…"
+    return loaded(command, description, notes)
 
 
 def _made_up(facts: SkillFacts) -> str:
     """The description Claude Code shows for a skill without one: the body's first line that is not blank,
-    its heading marks and a byte-order mark dropped (run: `# c-nofm` gave "c-nofm", a BOM file "---")."""
+    its heading marks and a byte-order mark dropped (run: `# c-nofm` gave "c-nofm")."""
     for line in facts.body.splitlines():
         text = line.lstrip(BOM).strip().lstrip("#").strip()
         if text:
             return text
     return ""
+
+
+def _description(facts: SkillFacts) -> str | None:
+    """The description Claude Code reads (run): a string, number, boolean or date as written; nothing for
+    null, a list or a mapping. When the YAML fails, the `description:` line alone as written, its quotes
+    dropped; nothing for `~`, `null`, an empty value or a block indicator (`|`, `>`)."""
+    if facts.fields is not None:
+        return as_written(facts, facts.fields, "description")
+    value = _raw_line(facts, "description")
+    if value[:1] in ("|", ">") or value in ("~", "null", "Null", "NULL"):
+        return None
+    if len(value) >= 2 and value[0] in ("'", '"') and value[-1] == value[0]:
+        value = value[1:-1]
+    return value or None
+
+
+def _raw_line(facts: SkillFacts, key: str) -> str:
+    """The value on the last `key:` line of the frontmatter, as written (no continuation lines)."""
+    found = ""
+    for line in (facts.frontmatter or "").splitlines():
+        if line.startswith(key + ":"):
+            found = line[len(key) + 1:].strip()
+    return found
+
+
+def _not_for_the_model(facts: SkillFacts) -> bool:
+    if facts.fields is not None:
+        return facts.field("disable-model-invocation") in (True, "true")
+    return _raw_line(facts, "disable-model-invocation") == "true"
 
 
 MODEL = HostModel(
@@ -63,9 +100,12 @@ MODEL = HostModel(
         Rule("the command is the folder's name, even when `name:` differs", "run"),
         Rule("no description, or no frontmatter: loads, the description made up from the body's first line", "run"),
         Rule("unquoted `: ` in a value: loads with its description (its own validator says otherwise)", "run"),
-        Rule("a byte-order mark before `---`: no frontmatter is read; it loads, named after its folder, with a "
-             "made-up description (the changelog says such files were hidden before 2.1.239; 2.1.197 loads them)",
-             "run"),
+        Rule("a byte-order mark before `---` is dropped (2.1.197 read no frontmatter then)", "run"),
+        Rule("a description that is null, empty, a list or a mapping: made up from the body; a number, boolean "
+             "or date: shown as written; when the YAML fails, the `description:` line alone as written, quotes "
+             "dropped", "run"),
+        Rule("a description over 1,536 UTF-16 units is cut to 1,535 and \"…\" in the listing", "run"),
+        Rule("`disable-model-invocation: true`: listed as a command, absent from what the model is shown", "run"),
         Rule("one name twice: both copies are listed to the model", "run"),
     ),
     judge=judge,

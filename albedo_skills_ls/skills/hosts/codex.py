@@ -13,7 +13,8 @@ from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, 
 from .values import as_written, kind, yaml_fields
 
 LABEL = "Codex CLI"
-MAX_DESCRIPTION = 1024  # cut in the prompt (run); `skills/list` keeps the whole text
+MAX_DESCRIPTION = 1024  # characters, "..." included, in the prompt (run); `skills/list` keeps the whole text
+ELLIPSIS = "..."
 MAX_NAME = 64  # after whitespace collapse (source, loader.rs)
 PLUGIN_MANIFEST = (".codex-plugin", "plugin.json")
 _ROOT_PARENTS = (".agents", ".codex")  # a folder `skills` inside one of these is a Codex root
@@ -96,8 +97,10 @@ def judge(facts: SkillFacts) -> Verdict:
     plugin = plugin_name(facts.path)
     if plugin is not None:
         name = f"{plugin}:{name}"
-    shown, cut_note = cut(description, MAX_DESCRIPTION, " in the prompt")
-    return loaded(name, shown + "..." if cut_note else shown, [cut_note])
+    # Over 1,024 characters: cut to 1,021 and "..." (run: 1,024 characters in the prompt in all)
+    _shown, cut_note = cut(description, MAX_DESCRIPTION, " in the prompt")
+    shown = description[: MAX_DESCRIPTION - len(ELLIPSIS)] + ELLIPSIS if cut_note else description
+    return loaded(name, shown, [cut_note])
 
 
 MODEL = HostModel(
@@ -134,7 +137,7 @@ MODEL = HostModel(
         Rule("a number, boolean or date as name or description is read as written; a list or mapping is "
              "refused (\"invalid type\"); a null or empty description is \"missing field\"; a null name is the "
              "folder's", "run"),
-        Rule("a description over 1,024 characters loads, cut to 1,024 in the prompt", "run"),
+        Rule("a description over 1,024 characters loads, cut to 1,021 and \"...\" in the prompt", "run"),
         Rule("no name: the folder's name; a name over 64 characters is refused", "run (folder); source (64)"),
         Rule("one name twice: both copies are kept and shown to the model", "run"),
         Rule("a skill below a folder holding `.codex-plugin/plugin.json` is named `<plugin>:<name>`", "run"),

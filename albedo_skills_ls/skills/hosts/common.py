@@ -59,3 +59,19 @@ def loaded(name: str, description: str | None, notes: list[str | None]) -> Verdi
 
 def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
+
+
+def utf16_length(text: str) -> int:
+    """Length in UTF-16 code units, as JavaScript counts a string (a character outside the BMP is two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def utf16_prefix(text: str, units: int) -> str:
+    """The longest start of `text` of at most `units` UTF-16 code units, never half a surrogate pair."""
+    taken, count = [], 0
+    for char in text:
+        count += 2 if ord(char) > 0xFFFF else 1
+        if count > units:
+            break
+        taken.append(char)
+    return "".join(taken)

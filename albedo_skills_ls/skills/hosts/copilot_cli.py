@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .common import libyaml_words
+from .common import libyaml_words, utf16_length
 from .facts import SkillFacts, without_bom
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 from .values import as_written, kind
@@ -52,11 +52,6 @@ def judge(facts: SkillFacts) -> Verdict:
     if not description:
         return Verdict(WARNS, name, "", f"an empty description: {LABEL} lists it by name alone")
     return Verdict(LOADS, name, description)
-
-
-def utf16_length(text: str) -> int:
-    """Length in UTF-16 code units, as JavaScript counts a string (a character outside the BMP is two)."""
-    return len(text.encode("utf-16-le")) // 2
 
 
 MODEL = HostModel(

@@ -116,12 +116,21 @@ def _from_text(path: str, folder: str, size: int, text: str) -> SkillFacts:
         if closing is not None:
             frontmatter = "\n".join(lines[1:closing])
             body = "\n".join(lines[closing + 1 :])
-    fields, problem_found = parse_yaml(frontmatter) if frontmatter is not None else (None, None)
+    # Parsed with the line break that ends its last line, as the agents' readers get it: a block scalar
+    # there keeps its final newline (run: OpenCode's name `s1 2\n` from a folded `>` value).
+    fields, problem_found = parse_yaml(frontmatter + "\n") if frontmatter is not None else (None, None)
     read_lines = line_fields(frontmatter) if frontmatter is not None else {}
     return SkillFacts(
         path, folder, size, None, bom, opens_at_0, first == DELIMITER, frontmatter, body,
         fields, problem_found, read_lines,
     )
+
+
+def with_frontmatter(facts: SkillFacts, text: str) -> SkillFacts:
+    """The facts read as if `text` were the frontmatter (an agent that takes the rest of a file whose `---`
+    is never closed as its frontmatter)."""
+    fields, problem = parse_yaml(text)
+    return facts._replace(frontmatter=text, body="", fields=fields, yaml_problem=problem, line_fields=line_fields(text))
 
 
 def _unreadable(path: str, folder: str, why: str) -> SkillFacts:

@@ -25,8 +25,8 @@ def judge(facts: SkillFacts) -> Verdict:
         # js-yaml failed, or gave a name or description that is not a string (a date, a number, null, a
         # list): the simple parser reads both lines as written, quotes and all (run).
         name, description = _simple_name(facts.frontmatter), facts.line_fields.get("description")
-    if not name or description is None:
-        missing = " and ".join(([] if name else ["name"]) + ([] if description is not None else ["description"]))
+    if name is None or description is None:  # present is enough: an empty name or description loads (run)
+        missing = " and ".join(key for key, value in (("name", name), ("description", description)) if value is None)
         return Verdict(SKIPPED, reason=f"{SILENT}: {LABEL} needs both `name` and `description`; {missing} missing")
     shown = _UNSAFE.sub("-", name)
     if facts.yaml_problem is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .common import SILENT
-from .facts import SkillFacts, line_fields, without_bom
+from .facts import SkillFacts, with_frontmatter, without_bom
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 from .values import kind, type_words, yaml_fields
 
@@ -13,7 +13,9 @@ LABEL = "OpenCode"
 def judge(facts: SkillFacts) -> Verdict:
     facts = without_bom(facts)  # a byte-order mark before `---` is dropped (run)
     if facts.opens_after_trim and facts.frontmatter is None:
-        return _unclosed(facts)
+        # A `---` never closed: the rest of the file is the frontmatter (run: such files loaded when the
+        # rest parsed, a body's headings being YAML comments).
+        facts = with_frontmatter(facts, "\n".join(facts.body.splitlines()[1:]))
     # A parse that fails on an unquoted `: ` or a tab as indentation is retried (run: both load, the values
     # read as YAML); one that still fails (a key given twice) drops the skill silently.
     fields = yaml_fields(facts, retry=True, tabs=True)
@@ -33,25 +35,6 @@ def judge(facts: SkillFacts) -> Verdict:
 
 
 NO_DESCRIPTION = "listed by `opencode debug skill` but left out of what the model sees: it has no description"
-_QUOTED = ("'", '"')
-
-
-def _unclosed(facts: SkillFacts) -> Verdict:
-    """A `---` that is never closed: the `name:` and `description:` lines of the rest of the file, a
-    quoted value unquoted (run: four such files loaded under their names)."""
-    rest = "\n".join(facts.body.splitlines()[1:])
-    read = {key: value for key, value in line_fields(rest).items()}
-    for key, value in read.items():
-        if len(value) >= 2 and value[0] in _QUOTED and value[-1] == value[0]:
-            read[key] = value[1:-1]
-    name = read.get("name")
-    if not name:
-        return Verdict(SKIPPED, reason=f"{SILENT}: {LABEL} needs a `name`")
-    description = read.get("description")
-    note = "the frontmatter's `---` is never closed: OpenCode reads its `name:` and `description:` lines"
-    if not description:
-        return Verdict(WARNS, name, "", f"{note}; {NO_DESCRIPTION}")
-    return Verdict(WARNS, name, description, note)
 
 
 MODEL = HostModel(
@@ -81,7 +64,7 @@ MODEL = HostModel(
         Rule("a key given twice: skipped silently", "run"),
         Rule("a name or description that is not text (null, empty, a number, boolean, date, list): skipped "
              "silently; `name: \"\"` loads under the empty name; `description: \"\"` is listed, not shown", "run"),
-        Rule("a `---` never closed: the `name:` and `description:` lines of the file are read", "run"),
+        Rule("a `---` never closed: the rest of the file is read as the frontmatter", "run"),
         Rule("a byte-order mark before `---` is dropped: the file loads with its frontmatter", "run"),
         Rule("one name twice: one copy wins, and which one changes from run to run", "run"),
     ),
