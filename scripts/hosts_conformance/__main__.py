@@ -7,6 +7,8 @@
     python scripts/hosts_conformance collections GIT_DIR...   the live agents over public skill collections
     python scripts/hosts_conformance generated --seed N --seeds K --count C   the live agents over K random
                                                  trees of about C skills each (batch.py)
+    python scripts/hosts_conformance budgets     Codex's and Claude Code's catalog budgets measured at 10, 100
+                                                 and 300 skills against the prediction (budgets.py)
 
 `live` exits 1 on any disagreement. When no agent is cached and none can be installed (offline), or the
 machine has no network namespace, it compares the recorded observations instead and says so.
@@ -166,7 +168,7 @@ def main(argv: list[str]) -> int:
         return _child_observe(argv[1:])
     parser = argparse.ArgumentParser(prog="hosts_conformance", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["live", "record", "recorded", "collections", "generated"])
+    parser.add_argument("mode", choices=["live", "record", "recorded", "collections", "generated", "budgets"])
     parser.add_argument("dirs", nargs="*", help="collections: git directories of public skill collections")
     parser.add_argument("--agent", action="append", choices=[agent.id for agent in agents.AGENTS],
                         help="only this agent (repeatable); default all")
@@ -178,6 +180,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--summary", help="generated: write the figures and disagreements to this JSON file")
     args = parser.parse_args(argv)
     ids = args.agent or [agent.id for agent in agents.AGENTS]
+    if args.mode == "budgets":
+        from hosts_conformance.budgets import run_budgets
+
+        return run_budgets(args.summary)
     if args.mode == "generated":
         from hosts_conformance.batch import CI_COUNT, CI_SEED, run_generated
 

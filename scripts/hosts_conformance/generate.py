@@ -247,3 +247,23 @@ def build(base: str, seed: int, count: int) -> list[GeneratedCase]:
     subprocess.run(git + ["-C", project, "add", "-A"], check=True)
     subprocess.run(git + ["-C", project, "commit", "-q", "--allow-empty", "-m", "generated"], check=True)
     return made
+
+
+def build_catalog(base: str, count: int, length: int) -> list[GeneratedCase]:
+    """A catalog for measuring budgets: `count` skills `b0000`… of one description `length` each, written in
+    `project/.agents/skills` and in `project/.claude/skills` (the roots Codex and Claude Code read)."""
+    made = []
+    for index in range(count):
+        head = f"Skill b{index:04d} does its task"
+        description = (head + " " + "then reports the outcome " * (length // 20 + 1))[:length]
+        text = f"---\nname: b{index:04d}\ndescription: {description}\n---\n\n# b{index:04d}\n\nDo it.\n"
+        for root in (f"{PROJECT}/.agents/skills", f"{PROJECT}/.claude/skills"):
+            made.append(GeneratedCase(f"{root}/b{index:04d}/SKILL.md", text, (f"catalog={count}x{length}",)))
+    for case in made:
+        path = os.path.join(base, case.path)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8", newline="") as out:
+            out.write(case.text)
+    os.makedirs(os.path.join(base, HOME), exist_ok=True)
+    subprocess.run(["git", "init", "-q", os.path.join(base, PROJECT)], check=True)
+    return made

@@ -8,6 +8,7 @@ from .model import Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 from .values import as_written
 
 LABEL = "Claude Code"
+CATALOG_CHARS = 24_000  # run: 57 of 100 400-character and 211 of 300 100-character descriptions fit, no more
 MAX_ENTRY = 1_536  # UTF-16 units of description + when_to_use in the listing (changelog 2.1.105; run: 2.1.332)
 
 
@@ -87,12 +88,14 @@ MODEL = HostModel(
     walk=Walk(max_levels=1),
     duplicates=Duplicates("all", evidence="run: both copies listed to the model, user first"),
     budget=Budget(
-        8_000,
+        CATALOG_CHARS,
         MAX_ENTRY,
         "chars",
         "names-only",
-        "about 8,000 characters (200,000 tokens × 4 × 1%) and 1,536 per entry (constants from an analysis of "
-        "the 2.1.220 binary and the changelog; not measured here)",
+        f"{CATALOG_CHARS:,} characters of `- name: description` lines for your skills (its built-in ones come "
+        "after, uncounted); past it, the skills listed first keep their descriptions and the rest are listed "
+        "by name alone (measured here with the default model at 10, 100 and 300 skills)",
+        line=lambda name, text, _where: f"- {name}: {text}" if text else f"- {name}",
     ),
     rules=(
         Rule("reads .claude/skills (workspace and home), never .agents/skills", "run"),

@@ -17,6 +17,13 @@ MAX_DESCRIPTION = 1024  # characters, "..." included, in the prompt (run); `skil
 ELLIPSIS = "..."
 MAX_NAME = 64  # after whitespace collapse (source, loader.rs)
 PLUGIN_MANIFEST = (".codex-plugin", "plugin.json")
+CATALOG_CHARS = 40_000  # run: the cut lengths at 100 and 300 skills fit 40,000 and not 40,100
+# Codex writes its system skills (in $CODEX_HOME/skills/.system) into the same list: their names, the length of
+# their descriptions in 0.171.0 (run) and their file, for the budget only (the text itself is not needed).
+SYSTEM_SKILLS = tuple(
+    (name, "x" * length, f"{name}/SKILL.md")
+    for name, length in (("imagegen", 570), ("openai-docs", 624), ("skill-creator", 106), ("skill-installer", 225))
+)
 _ROOT_PARENTS = (".agents", ".codex")  # a folder `skills` inside one of these is a Codex root
 
 
@@ -116,12 +123,15 @@ MODEL = HostModel(
     walk=Walk(max_levels=6, root_file=True, file_links=False, dot_folders=False),
     duplicates=Duplicates("all", evidence="run: both copies loaded and both in the prompt"),
     budget=Budget(
-        8_000,
+        CATALOG_CHARS,
         MAX_DESCRIPTION,
         "chars",
         "shorten",
-        "2% of the context window, else 8,000 characters; 8,000 here, as the window is not known "
-        "(source: render.rs at 0899b7c4)",
+        f"{CATALOG_CHARS:,} characters of `- name: description (file: …)` lines, its own 4 system skills "
+        "included; past it every description is cut to one length (measured here with the default model at "
+        "10, 100 and 300 skills; the source says 2% of the context window)",
+        line=lambda name, text, where: f"- {name}: {text} (file: r1/{where})",
+        builtin=SYSTEM_SKILLS,
     ),
     rules=(
         Rule("reads .agents/skills and .codex/skills (workspace and home), never .claude/skills", "run"),

@@ -93,6 +93,10 @@ class Budget(NamedTuple):
     unit: Literal["chars", "bytes"]
     overflow: Literal["shorten", "names-only", "drop"]  # what the agent does past `total`
     figure: str  # the figure as the docs and hover say it, with its evidence
+    # (name, description, path below its root) -> the line the agent writes its model for one skill; when set,
+    # the budget counts those lines, newlines included (`budget.py`)
+    line: Callable[[str, str, str], str] | None = None
+    builtin: tuple[tuple[str, str, str], ...] = ()  # the agent's own skills in the same list (name, text, path)
 
 
 class Verdict(NamedTuple):

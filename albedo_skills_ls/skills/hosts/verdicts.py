@@ -10,25 +10,11 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
+from .budget import BudgetUse, spend_lines
 from .common import unreadable
 from .facts import SkillFacts, read_facts
 from .model import NOT_DETERMINISTIC, NOT_SEEN, SKIPPED, UNKNOWN, WARNS, HostModel, Verdict
 from .walker import SKILL_FILE, Found
-
-
-class BudgetUse(NamedTuple):
-    """How much of an agent's catalog budget the loaded skills use, and what it cuts."""
-
-    used: int
-    total: int | None
-    unit: str
-    figure: str
-    cut: tuple[str, ...]  # paths whose description the budget shortens or drops
-    left_out: tuple[str, ...]  # paths the budget leaves out of the model's list
-
-    @property
-    def over(self) -> bool:
-        return self.total is not None and self.used > self.total
 
 
 class HostReport(NamedTuple):
@@ -74,7 +60,8 @@ def host_report(
     verdicts = {found.path: _walk_verdict(host, found, roots, holders, facts_of) for found in files}
     if not host.every_file:  # a validator judges each folder on its own
         _settle_duplicates(host, files, roots, verdicts)
-    budget = _spend_budget(host, files, verdicts)
+    budget = (spend_lines(host, files, roots, verdicts) if host.budget is not None and host.budget.line is not None
+              else _spend_budget(host, files, verdicts))
     return HostReport(host, verdicts, budget)
 
 
