@@ -120,6 +120,8 @@ def _live(ids: list[str], record: bool, install: bool, runs: int | None) -> int:
         took = f" in {got.seconds:.1f} s" if got.seconds else ""
         print(f"{agent_id} {got.agent.version}: {got.note}{took}")
         (ready if got.ok else missing).append(got)
+    if install:
+        _say_newer(ids)
     if not ready:
         why = offline or "; ".join(f"{m.agent.id}: {m.note}" for m in missing)
         return _compare_recorded(f"LIVE AGENTS NOT RUN: none of the pinned agents is cached and none could be "
@@ -145,7 +147,28 @@ def _live(ids: list[str], record: bool, install: bool, runs: int | None) -> int:
         observations["recorded_on"] = time.strftime("%Y-%m-%d", time.gmtime())
         recorded.write(recorded.merged(observations, saved))
         print(f"wrote {os.path.relpath(recorded.RECORDED_PATH)}")
-    return 1 if any(result.disagreements for result in results) else 0
+        return 1 if any(result.disagreements for result in results) else 0
+    from hosts_conformance.batch import CI_COUNT, CI_SEED, run_generated
+
+    # The fixture holds the cases written down; a fixed-seed generated batch holds the ones nobody wrote.
+    print(f"generated batch (seed {CI_SEED}, {CI_COUNT} skills):")
+    batch = run_generated(CI_SEED, 1, CI_COUNT, [got.agent.id for got in ready], runs)
+    return 1 if any(result.disagreements for result in results) or batch else 0
+
+
+def _say_newer(ids: list[str]) -> None:
+    """Name each agent whose newest npm release is not the pinned one: a bump is the version in its model's
+    `run_here(...)` line, then `record` and a `generated` batch."""
+    unreachable = agents.registry_reachable()
+    if unreachable is not None:
+        print(f"newer releases not checked: {unreachable}")
+        return
+    for agent_id in ids:
+        agent = agents.BY_ID[agent_id]
+        newest = agents.newest_release(agent)
+        if newest is not None and newest != agent.version:
+            print(f"NEWER RELEASE: {agent.package} {newest} is out (pinned: {agent.version}); pin it in "
+                  f"albedo_skills_ls/skills/hosts/{agent_id.replace('-', '_')}.py, then run `record` and `generated`")
 
 
 def _say_drift(observations: dict, saved: dict) -> None:

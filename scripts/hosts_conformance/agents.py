@@ -92,6 +92,20 @@ def registry_reachable() -> str | None:
     return None
 
 
+def newest_release(agent: Agent) -> str | None:
+    """The version npm serves as the package's latest, or None when npm cannot say (offline, no npm)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return None
+    try:
+        done = subprocess.run([npm, "view", agent.package, "version", "--fetch-retries=0"], capture_output=True,
+                              text=True, timeout=REGISTRY_PING_SECONDS, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None
+    version = done.stdout.strip()
+    return version if done.returncode == 0 and version else None
+
+
 def is_cached(agent: Agent) -> bool:
     try:
         with open(agent.stamp, encoding="utf-8") as stamp:

@@ -243,25 +243,51 @@ def test_zed_file_size_bound(tree):
     assert os.path.getsize(past) == zed.MAX_FILE_BYTES + 1 and not seen[past].loads
 
 
-def test_codex_budget_cuts_descriptions_when_exceeded(tree):
-    project, home = tree
-    for index in range(10):
-        skill(project / ".agents/skills", f"s{index}", front(f"s{index}", "d" * 1000))
-    found = hosts.report(str(project), str(home), ("codex",))
-    budget = found.hosts[0].budget
-    assert budget.over and budget.used == 10 * (2 + 1000) and len(budget.cut) == 10
-    seen = found.hosts[0].verdicts
-    total = sum(len(v.name) + len(v.description_seen) for v in seen.values())
-    assert total <= budget.total and all("budget" in v.reason for v in seen.values())
+def _codex_cost(name: str, text: str) -> int:
+    from albedo_skills_ls.skills.hosts import codex
+
+    return len(codex.MODEL.budget.line(name, text, f"{name}/SKILL.md")) + 1
 
 
-def test_codex_budget_at_the_bound_cuts_nothing(tree):
+def test_codex_budget_at_the_bound_and_one_past(tree):
+    """Codex holds its prompt's skill lines (its system skills too) to 40,000 characters; one past, every
+    description is cut to the one common length that fits."""
+    from albedo_skills_ls.skills.hosts import codex
+
     project, home = tree
-    skill(project / ".agents/skills", "s0", front("s0", "d" * 998))
-    for index in range(1, 8):
-        skill(project / ".agents/skills", f"s{index}", front(f"s{index}", "d" * 998))
+    system = sum(_codex_cost(name, text) for name, text, _where in codex.SYSTEM_SKILLS)
+    names = [f"s{index:02d}" for index in range(39)]
+    lengths = [950] * 38
+    lengths.append(codex.CATALOG_CHARS - system - sum(_codex_cost(n, "d" * k) for n, k in zip(names, lengths))
+                   - _codex_cost(names[-1], ""))
+    assert 0 < lengths[-1] < 950
+    for name, length in zip(names, lengths):
+        skill(project / ".agents/skills", name, front(name, "d" * length))
     budget = hosts.report(str(project), str(home), ("codex",)).hosts[0].budget
-    assert budget.used == 8_000 == budget.total and not budget.over and budget.cut == ()
+    assert budget.used == codex.CATALOG_CHARS == budget.total and not budget.over and budget.cut == ()
+    skill(project / ".agents/skills", names[0], front(names[0], "d" * 951))  # one character more
+    found = hosts.report(str(project), str(home), ("codex",)).hosts[0]
+    assert found.budget.used == codex.CATALOG_CHARS + 1 and found.budget.over
+    cut = {found.verdicts[path].description_seen for path in found.budget.cut}
+    assert len(found.budget.cut) == 1 and [len(text) for text in cut] == [950]  # only the longest is cut
+    assert "description cut to 950 characters" in found.verdicts[found.budget.cut[0]].reason
+
+
+def test_claude_code_budget_keeps_the_first_descriptions_and_names_the_rest(tree):
+    """24,000 characters of `- name: description` lines; past it, the skills listed first keep their
+    descriptions and the rest are listed by name alone (measured: 23 of 100 1,000-character ones fit)."""
+    from albedo_skills_ls.skills.hosts import claude_code
+
+    project, home = tree
+    for index in range(30):
+        skill(project / ".claude/skills", f"s{index:02d}", front(f"s{index:02d}", "d" * 1000))
+    found = hosts.report(str(project), str(home), ("claude-code",)).hosts[0]
+    described = [path for path, verdict in found.verdicts.items() if verdict.description_seen]
+    # 23 x (1,000 + 8) + 7 x 6 = 23,226 fits 24,000; a 24th would need 1,002 more
+    assert len(described) == 23 and found.budget.total == claude_code.CATALOG_CHARS
+    assert sorted(described) == sorted(found.verdicts)[:23]
+    named = found.verdicts[sorted(found.verdicts)[23]]
+    assert named.description_seen == "" and named.loads and "listed by name alone" in named.reason
 
 
 def test_walk_bound_on_skill_files(tree, monkeypatch):

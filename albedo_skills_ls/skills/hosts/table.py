@@ -185,6 +185,16 @@ def budget_line(entry: HostReport) -> str:
     return f"{head}: {budget.used:,} of {budget.total:,} {budget.unit} ({share:.0f}%; {budget.figure}){over}"
 
 
+def budget_brief(entry: HostReport) -> str:
+    """The budget in a few words, for the hover: used of total, and what the overflow does."""
+    budget = entry.budget
+    assert budget is not None
+    if budget.total is None:
+        return f"{budget.used:,} {budget.unit}"
+    over = f", over: {len(budget.cut)} cut, {len(budget.left_out)} left out" if budget.over else ""
+    return f"{budget.used:,} of {budget.total:,} {budget.unit} ({100 * budget.used / budget.total:.0f}%{over})"
+
+
 def markdown_for_file(report: Report, path: str) -> str | None:
     """The hover on a SKILL.md's opening `---`: how many agents load it, the exceptions with one line each,
     and the command that prints the whole story."""
@@ -202,8 +212,7 @@ def markdown_for_file(report: Report, path: str) -> str | None:
         one = (reason[0][:140] + "…" if len(reason[0]) > 140 else reason[0]) if reason else ""
         one = one.replace("|", "\\|").replace("\n", " ")
         exceptions.append(f"- {cell(verdict)} {entry.host.title}: {STATUS_WORDS[verdict.status]}" + (f" — {one}" if one else ""))
-    budgets = [f"- {entry.host.title}: {budget_line(entry).split(': ', 1)[1]}" for entry, _v in rows
-               if entry.budget is not None]
+    budgets = [f"- {entry.host.title}: {budget_brief(entry)}" for entry, _v in rows if entry.budget is not None]
     folder = os.path.basename(os.path.dirname(path))
     parts = [head, "\n".join(exceptions)] if exceptions else [head]
     if budgets:
