@@ -201,6 +201,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seeds", type=int, default=1, help="generated: how many trees, one per seed")
     parser.add_argument("--count", type=int, default=None, help="generated: skills per tree")
     parser.add_argument("--summary", help="generated: write the figures and disagreements to this JSON file")
+    parser.add_argument("--record", action="store_true",
+                        help="generated: write the first tree's observations for the offline test")
     args = parser.parse_args(argv)
     ids = args.agent or [agent.id for agent in agents.AGENTS]
     if args.mode == "budgets":
@@ -211,7 +213,7 @@ def main(argv: list[str]) -> int:
         from hosts_conformance.batch import CI_COUNT, CI_SEED, run_generated
 
         return run_generated(CI_SEED if args.seed is None else args.seed, args.seeds, args.count or CI_COUNT, ids,
-                             args.runs, args.summary)
+                             args.runs, args.summary, args.record)
     if args.mode == "recorded":
         return _compare_recorded(None)
     if args.mode == "collections":

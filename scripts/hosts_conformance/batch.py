@@ -21,10 +21,13 @@ from .tree import Tree
 
 CI_SEED = 20261203
 CI_COUNT = 80  # skills in the CI batch: every agent runs once (OpenCode three times) in well under a minute
+RECORDED_PATH = os.path.join(os.path.dirname(recorded.RECORDED_PATH), "recorded_generated.json")
 
 
 def run_generated(first_seed: int, seeds: int, count: int, ids: list[str], runs: int | None,
-                  out: str | None = None) -> int:
+                  out: str | None = None, record: bool = False) -> int:
+    """Run the agents over `seeds` generated trees; `record`: write the first tree's observations to
+    `RECORDED_PATH`, for the offline test (tests/hosts_conformance/test_generated_recorded.py)."""
     from .__main__ import _observe_isolated
     from .verdict import project_verdict
 
@@ -51,6 +54,11 @@ def run_generated(first_seed: int, seeds: int, count: int, ids: list[str], runs:
             started = time.monotonic()
             observed = _observe_isolated(tree, ready, prefix, os.path.join(folder, "observed.json"), runs)
             results = compare.compare_all(observed, project, saved, same_tree=False, why=why)
+            if record and seed == first_seed:
+                observed.update(seed=seed, count=count, recorded_on=time.strftime("%Y-%m-%d", time.gmtime()))
+                with open(RECORDED_PATH, "w", encoding="utf-8") as written:
+                    json.dump(observed, written, indent=1, sort_keys=True, ensure_ascii=False)
+                    written.write("\n")
         files += len(made)
         print(f"seed {seed}: {len(made)} files, agents ran in {time.monotonic() - started:.1f} s")
         for each in results:
