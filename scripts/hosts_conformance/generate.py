@@ -233,7 +233,11 @@ def cases(seed: int, count: int) -> list[GeneratedCase]:
 
 def build(base: str, seed: int, count: int) -> list[GeneratedCase]:
     """Write the tree under `base` (an empty folder); `base/project` is a git repository with one commit."""
-    made = cases(seed, count)
+    return _written(base, cases(seed, count))
+
+
+def _written(base: str, made: list[GeneratedCase]) -> list[GeneratedCase]:
+    """Write the files under `base`, with `home/` and `project/` a git repository with one commit."""
     for case in made:
         path = os.path.join(base, case.path)
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -259,11 +263,4 @@ def build_catalog(base: str, count: int, length: int) -> list[GeneratedCase]:
         text = f"---\nname: b{index:04d}\ndescription: {description}\n---\n\n# b{index:04d}\n\nDo it.\n"
         for root in (f"{PROJECT}/.agents/skills", f"{PROJECT}/.claude/skills"):
             made.append(GeneratedCase(f"{root}/b{index:04d}/SKILL.md", text, (f"catalog={count}x{length}",)))
-    for case in made:
-        path = os.path.join(base, case.path)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8", newline="") as out:
-            out.write(case.text)
-    os.makedirs(os.path.join(base, HOME), exist_ok=True)
-    subprocess.run(["git", "init", "-q", os.path.join(base, PROJECT)], check=True)
-    return made
+    return _written(base, made)

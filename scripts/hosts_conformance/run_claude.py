@@ -17,7 +17,7 @@ import re
 from . import sandbox
 from .agents import Agent
 from .fake_model import FakeAnthropic
-from .seen import Seen, loaded
+from .seen import Seen, loaded, texts
 from .tree import PathMap, Tree
 
 LIST_HEADER = "The following skills are available for use with the Skill tool:"
@@ -27,21 +27,10 @@ _ENTRY = re.compile(r"^- (?P<command>.+?)(?: \((?P<name>[^()]*)\))?: (?P<descrip
 NOT_A_KEY = "sk-ant-conformance-not-a-key"  # any string: it only skips the login screen
 
 
-def _texts(value: object):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for inner in value.values():
-            yield from _texts(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from _texts(inner)
-
-
 def skill_list(request: dict) -> list[tuple[str, str]]:
     """(command, description) of each skill the request shows the model, in its order; a description over
     several lines keeps them (a line that does not open an entry continues the one before)."""
-    for text in _texts(request):
+    for text in texts(request):
         if LIST_HEADER not in text:
             continue
         listed: list[tuple[str, str]] = []

@@ -14,7 +14,7 @@ import time
 
 from . import sandbox
 from .agents import Agent
-from .seen import Seen, loaded, refused
+from .seen import Seen, loaded, refused, texts
 from .tree import PathMap, Tree
 
 
@@ -72,17 +72,6 @@ _ROOT = re.compile(r"^- `(?P<key>r\d+)` = `(?P<path>.+)`$")
 _PROMPT_ENTRY = re.compile(r"^- (?P<entry>.*) \(file: (?P<key>r\d+)/(?P<rel>.+)\)$")
 
 
-def _texts(value: object):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for inner in value.values():
-            yield from _texts(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from _texts(inner)
-
-
 def prompt_skills(prompt_input: str) -> dict[str, str] | None:
     """{absolute SKILL.md path: "<name>: <description>"} from `codex debug prompt-input`'s skills section,
     or None when the output has no such section."""
@@ -90,7 +79,7 @@ def prompt_skills(prompt_input: str) -> dict[str, str] | None:
         found = json.loads(prompt_input)
     except ValueError:
         return None
-    for text in _texts(found):
+    for text in texts(found):
         if "<skills_instructions>" not in text:
             continue
         roots: dict[str, str] = {}

@@ -36,3 +36,15 @@ def note(seen: Seen, rel: str | None, said: str) -> None:
         entry["said"] = said
     elif said not in entry["said"].split("; "):  # agents repeat a warning for every lookup
         entry["said"] = f"{entry['said']}; {said}"
+
+
+def texts(value: object):
+    """Every string inside a decoded JSON value (a request to a model, a prompt dump), depth first."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for inner in value.values():
+            yield from texts(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from texts(inner)
