@@ -22,8 +22,9 @@ from .tree import PathMap, Tree
 
 LIST_HEADER = "The following skills are available for use with the Skill tool:"
 # `- <command>: <description>`, or `- <command> (<name>): <description>` when the frontmatter's name differs
-# from the command (2.1.332; the command is the folder's name).
-_ENTRY = re.compile(r"^- (?P<command>.+?)(?: \((?P<name>[^()]*)\))?: (?P<description>.*)$")
+# from the command (2.1.332; the command is the folder's name); without `: <description>` when the budget
+# lists it by name alone.
+_ENTRY = re.compile(r"^- (?P<command>[^:()]+?)(?: \((?P<name>[^()]*)\))?(?:: (?P<description>.*))?$")
 NOT_A_KEY = "sk-ant-conformance-not-a-key"  # any string: it only skips the login screen
 
 
@@ -41,7 +42,7 @@ def skill_list(request: dict) -> list[tuple[str, str]]:
                 continue
             entry = _ENTRY.match(line)
             if entry is not None:
-                listed.append((entry["command"].strip(), entry["description"]))
+                listed.append((entry["command"].strip(), entry["description"] or ""))
             elif listed:
                 command, description = listed[-1]
                 listed[-1] = (command, description + "\n" + line)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .common import loaded, utf16_length, utf16_prefix
 from .facts import BOM, SkillFacts, without_bom
 from .model import Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
-from .values import as_written
+from .values import MAPPING_VALUES, as_written, lenient_fields
 
 LABEL = "Claude Code"
 CATALOG_CHARS = 24_000  # run: 57 of 100 400-character and 211 of 300 100-character descriptions fit, no more
@@ -16,21 +16,26 @@ def judge(facts: SkillFacts) -> Verdict:
     facts = without_bom(facts)  # 2.1.332 drops a byte-order mark before `---` (run)
     command = facts.folder_name  # the command is the folder's name, whatever `name:` says (run)
     notes = []
-    written = _description(facts)
-    extra = facts.string("when_to_use")
+    fields = _fields(facts)
+    written = as_written(facts, fields, "description")
+    extra = as_written(facts, fields, "when_to_use")
     if written:
-        description = written if not extra else f"{written} {extra}"
+        description = written
     else:
         description = _made_up(facts)
         notes.append(
             f"no description: {LABEL} makes one up from the body (\"{description}\"); write a `description`"
         )
+    if extra:
+        description = f"{description} - {extra}"  # run: `when_to_use` follows after " - ", made-up or not
     if not facts.has_frontmatter:
         notes.insert(0, "no frontmatter: it loads, named after its folder")
-    named = facts.string("name")
+    if facts.yaml_problem is not None and fields is None:
+        notes.append("the YAML fails on an unquoted `: `: every frontmatter field is dropped; quote the value")
+    named = as_written(facts, fields, "name")
     if named and named != command:
         notes.append(f"the command is /{command}, after the folder, not `{named}`")
-    if _not_for_the_model(facts):
+    if (fields or {}).get("disable-model-invocation") in (True, "true"):
         notes.append(f"`disable-model-invocation: true`: listed as the command /{command}, but its model is not "
                      "shown the skill")
         return loaded(command, "", notes)
@@ -51,33 +56,15 @@ def _made_up(facts: SkillFacts) -> str:
     return ""
 
 
-def _description(facts: SkillFacts) -> str | None:
-    """The description Claude Code reads (run): a string, number, boolean or date as written; nothing for
-    null, a list or a mapping. When the YAML fails, the `description:` line alone as written, its quotes
-    dropped; nothing for `~`, `null`, an empty value or a block indicator (`|`, `>`)."""
-    if facts.fields is not None:
-        return as_written(facts, facts.fields, "description")
-    value = _raw_line(facts, "description")
-    if value[:1] in ("|", ">") or value in ("~", "null", "Null", "NULL"):
+def _fields(facts: SkillFacts) -> dict | None:  # type: ignore[type-arg]
+    """The frontmatter as 2.1.332 reads it (run): an unquoted `: ` in a value drops every field (the skill
+    loads with a made-up description); a tab as indentation or a key given twice is read anyway, the last
+    copy of a key winning."""
+    if facts.fields is not None or facts.yaml_problem is None:
+        return facts.fields
+    if facts.yaml_problem.problem.startswith(MAPPING_VALUES):
         return None
-    if len(value) >= 2 and value[0] in ("'", '"') and value[-1] == value[0]:
-        value = value[1:-1]
-    return value or None
-
-
-def _raw_line(facts: SkillFacts, key: str) -> str:
-    """The value on the last `key:` line of the frontmatter, as written (no continuation lines)."""
-    found = ""
-    for line in (facts.frontmatter or "").splitlines():
-        if line.startswith(key + ":"):
-            found = line[len(key) + 1:].strip()
-    return found
-
-
-def _not_for_the_model(facts: SkillFacts) -> bool:
-    if facts.fields is not None:
-        return facts.field("disable-model-invocation") in (True, "true")
-    return _raw_line(facts, "disable-model-invocation") == "true"
+    return lenient_fields(facts)
 
 
 MODEL = HostModel(
@@ -86,7 +73,8 @@ MODEL = HostModel(
     evidence=run_here(LABEL, "2.1.332", "@anthropic-ai/claude-code", "2026-12-03"),
     roots=(("home", ".claude/skills"), ("workspace", ".claude/skills")),
     walk=Walk(max_levels=1),
-    duplicates=Duplicates("all", evidence="run: both copies listed to the model, user first"),
+    duplicates=Duplicates("first", evidence="run (2.1.332): one folder name in ~/.claude/skills and .claude/skills: "
+                          "the user's copy is listed, the project's left out, silently (2.1.197 listed both)"),
     budget=Budget(
         CATALOG_CHARS,
         MAX_ENTRY,
@@ -105,11 +93,12 @@ MODEL = HostModel(
         Rule("unquoted `: ` in a value: loads with its description (its own validator says otherwise)", "run"),
         Rule("a byte-order mark before `---` is dropped (2.1.197 read no frontmatter then)", "run"),
         Rule("a description that is null, empty, a list or a mapping: made up from the body; a number, boolean "
-             "or date: shown as written; when the YAML fails, the `description:` line alone as written, quotes "
-             "dropped", "run"),
+             "or date: shown as written; `when_to_use` follows after \" - \"", "run"),
+        Rule("an unquoted `: ` in a value: every frontmatter field is dropped, a description made up (2.1.197 "
+             "kept them); a tab as indentation or a key given twice is read anyway, the last copy winning", "run"),
         Rule("a description over 1,536 UTF-16 units is cut to 1,535 and \"…\" in the listing", "run"),
         Rule("`disable-model-invocation: true`: listed as a command, absent from what the model is shown", "run"),
-        Rule("one name twice: both copies are listed to the model", "run"),
+        Rule("one folder name in both roots: the user's copy wins, silently (2.1.197 listed both)", "run"),
     ),
     judge=judge,
     advice="Claude Code reads only .claude/skills: link the folder there "

@@ -33,7 +33,8 @@ def judge(facts: SkillFacts) -> Verdict:
     for key in ("name", "description"):
         if kind(fields, key) not in ("absent", "string", "date"):
             return Verdict(SKIPPED, reason=f"Skill {key} must be a string")
-    name = as_written(facts, fields, "name")
+    # Both are trimmed first (run: a folded `>` name, which ends in a line break, loads).
+    name = _trimmed(as_written(facts, fields, "name"))
     if name is not None:
         if utf16_length(name) > MAX_NAME:
             return Verdict(SKIPPED, reason=f"Skill name must be at most {MAX_NAME} characters")
@@ -41,7 +42,7 @@ def judge(facts: SkillFacts) -> Verdict:
             return Verdict(SKIPPED, reason=NAME_RULE)
         name = name.replace(" ", "-")  # run: `a b` is listed as `a-b`
     name = name or facts.folder_name
-    description = as_written(facts, fields, "description")
+    description = _trimmed(as_written(facts, fields, "description"))
     if description is not None and utf16_length(description) > MAX_DESCRIPTION:
         return Verdict(SKIPPED, reason=f"Skill description must be at most {MAX_DESCRIPTION} characters")
     if description is None:
@@ -52,6 +53,10 @@ def judge(facts: SkillFacts) -> Verdict:
     if not description:
         return Verdict(WARNS, name, "", f"an empty description: {LABEL} lists it by name alone")
     return Verdict(LOADS, name, description)
+
+
+def _trimmed(text: str | None) -> str | None:
+    return None if text is None else text.strip()
 
 
 MODEL = HostModel(

@@ -91,3 +91,30 @@ def yaml_fields(facts: SkillFacts, retry: bool, tabs: bool = False) -> dict[str,
 def type_words(found: Kind) -> str:
     return {"sequence": "a list", "mapping": "a mapping", "null": "empty (null)", "number": "a number",
             "boolean": "a boolean", "date": "a date"}.get(found, found)
+
+
+_TOP_KEY = re.compile(r"^(?P<key>[^\s#:][^:]*):")
+
+
+def lenient_fields(facts: SkillFacts) -> dict[str, Any] | None:
+    """A reader that takes a tab opening a line as indentation and a key given twice as its last copy (Claude
+    Code 2.1.332, run): the frontmatter with such tabs as two spaces each and each top-level key's last block
+    kept, parsed again; None when that fails too."""
+    if facts.frontmatter is None:
+        return None
+    blocks: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    head: list[str] = []
+    for line in facts.frontmatter.splitlines():
+        stripped = line.lstrip("\t")
+        line = "  " * (len(line) - len(stripped)) + stripped
+        match = _TOP_KEY.match(line)
+        if match:
+            blocks.pop(match["key"], None)  # the last copy wins, in its own place
+            current = blocks[match["key"]] = [line]
+        elif current is not None:
+            current.append(line)
+        else:
+            head.append(line)
+    fields, problem = parse_yaml("\n".join(head + [line for block in blocks.values() for line in block]) + "\n")
+    return fields if problem is None else None
