@@ -110,9 +110,12 @@ def test_claude_code_disable_model_invocation_is_a_command_the_model_is_not_show
     assert "disable-model-invocation: true" in claude.reason
 
 
-def test_claude_code_drops_the_frontmatter_on_an_unquoted_colon(tmp_path):
-    claude = judged(tmp_path, "name: s-one\ndescription: Use this: when asked", ".claude/skills")["claude-code"]
-    assert claude.loads and claude.description_seen == "Steps" and "every frontmatter field is dropped" in claude.reason
+def test_claude_code_quotes_an_unquoted_colon_and_drops_the_frontmatter_when_that_fails(tmp_path):
+    kept = judged(tmp_path, "name: s-one\ndescription: Use this: when asked", ".claude/skills")["claude-code"]
+    assert kept.loads and kept.description_seen == "Use this: when asked"
+    folded = "name: >\n  s-one\ndescription: Use this: when asked"  # quoted, `>` breaks the folded lines
+    dropped = judged(tmp_path / "b", folded, ".claude/skills")["claude-code"]
+    assert dropped.loads and dropped.description_seen == "Steps" and "every frontmatter field is dropped" in dropped.reason
 
 
 def test_a_copy_chosen_at_random_is_not_known(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .common import loaded, utf16_length, utf16_prefix
 from .facts import BOM, SkillFacts, without_bom
 from .model import Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
-from .values import MAPPING_VALUES, as_written, lenient_fields
+from .values import MAPPING_VALUES, as_written, lenient_fields, quoted_fields
 
 LABEL = "Claude Code"
 CATALOG_CHARS = 24_000  # run: 57 of 100 400-character and 211 of 300 100-character descriptions fit, no more
@@ -31,7 +31,8 @@ def judge(facts: SkillFacts) -> Verdict:
     if not facts.has_frontmatter:
         notes.insert(0, "no frontmatter: it loads, named after its folder")
     if facts.yaml_problem is not None and fields is None:
-        notes.append("the YAML fails on an unquoted `: `: every frontmatter field is dropped; quote the value")
+        notes.append("the YAML fails on an unquoted `: `, and again with the values quoted: every frontmatter "
+                     "field is dropped; quote the value")
     named = as_written(facts, fields, "name")
     if named and named != command:
         notes.append(f"the command is /{command}, after the folder, not `{named}`")
@@ -57,13 +58,14 @@ def _made_up(facts: SkillFacts) -> str:
 
 
 def _fields(facts: SkillFacts) -> dict | None:  # type: ignore[type-arg]
-    """The frontmatter as 2.1.332 reads it (run): an unquoted `: ` in a value drops every field (the skill
-    loads with a made-up description); a tab as indentation or a key given twice is read anyway, the last
-    copy of a key winning."""
+    """The frontmatter as 2.1.332 reads it (run): a parse that fails on an unquoted `: ` is retried with
+    every plain top-level value quoted, and when that fails too (a block scalar `>` or `|` then breaks) every
+    field is dropped and the description made up; a tab as indentation or a key given twice is read anyway,
+    the last copy of a key winning."""
     if facts.fields is not None or facts.yaml_problem is None:
         return facts.fields
     if facts.yaml_problem.problem.startswith(MAPPING_VALUES):
-        return None
+        return quoted_fields(facts)
     return lenient_fields(facts)
 
 
@@ -94,8 +96,9 @@ MODEL = HostModel(
         Rule("a byte-order mark before `---` is dropped (2.1.197 read no frontmatter then)", "run"),
         Rule("a description that is null, empty, a list or a mapping: made up from the body; a number, boolean "
              "or date: shown as written; `when_to_use` follows after \" - \"", "run"),
-        Rule("an unquoted `: ` in a value: every frontmatter field is dropped, a description made up (2.1.197 "
-             "kept them); a tab as indentation or a key given twice is read anyway, the last copy winning", "run"),
+        Rule("an unquoted `: ` in a value: read again with every plain value quoted; when that fails too (a "
+             "`>` or `|` value), every field is dropped and a description made up; a tab as indentation or a key "
+             "given twice is read anyway, the last copy winning", "run"),
         Rule("a description over 1,536 UTF-16 units is cut to 1,535 and \"…\" in the listing", "run"),
         Rule("`disable-model-invocation: true`: listed as a command, absent from what the model is shown", "run"),
         Rule("one folder name in both roots: the user's copy wins, silently (2.1.197 listed both)", "run"),

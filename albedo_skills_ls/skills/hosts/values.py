@@ -118,3 +118,22 @@ def lenient_fields(facts: SkillFacts) -> dict[str, Any] | None:
             head.append(line)
     fields, problem = parse_yaml("\n".join(head + [line for block in blocks.values() for line in block]) + "\n")
     return fields if problem is None else None
+
+
+_PLAIN_ENTRY = re.compile(r"^(?P<key>[^\s#:'\"][^:]*):[ \t]+(?P<value>[^'\"].*?)[ \t]*$")
+
+
+def quoted_fields(facts: SkillFacts) -> dict[str, Any] | None:
+    """The fields after quoting every plain top-level value (Claude Code 2.1.332's retry, run: `name: >`
+    becomes the text `>` and its folded lines then break the parse); None when that fails too."""
+    if facts.frontmatter is None:
+        return None
+    lines = []
+    for line in facts.frontmatter.splitlines():
+        match = _PLAIN_ENTRY.match(line)
+        if match:
+            value = match["value"].replace("\\", "\\\\").replace('"', '\\"')
+            line = f'{match["key"]}: "{value}"'
+        lines.append(line)
+    fields, problem = parse_yaml("\n".join(lines) + "\n")
+    return fields if problem is None else None
