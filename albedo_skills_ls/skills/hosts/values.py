@@ -131,7 +131,7 @@ def quoted_fields(facts: SkillFacts) -> dict[str, Any] | None:
     lines = []
     for line in facts.frontmatter.splitlines():
         match = _PLAIN_ENTRY.match(line)
-        if match:
+        if match and match["value"] not in ("~", "null"):  # run: a null stays null (a made-up description)
             value = match["value"].replace("\\", "\\\\").replace('"', '\\"')
             line = f'{match["key"]}: "{value}"'
         lines.append(line)
