@@ -275,3 +275,10 @@ def test_a_file_albedo_skills_did_not_read_is_not_judged_for_any_agent(tmp_path)
             assert why in verdict["reason"], (host, verdict)
             judged.append(host)
         assert {"codex", "gemini-cli", "opencode", "copilot-cli", "zed"} <= set(judged), judged
+
+
+def test_the_json_schema_is_in_the_help():
+    shown = " ".join(run_cli("hosts", "--help").stdout.decode().split())
+    for part in ('"truncated": null or {"limit", "value", "first_not_walked", "more"}', '"loads": true, false or null',
+                 '"description_seen"', "--why SKILL", "$COLUMNS"):
+        assert part in shown, part
