@@ -178,8 +178,8 @@ def _say_drift(observations: dict, saved: dict) -> None:
         if old is None or old["version"] != found["version"]:
             continue
         changed = [path for path, seen in found["skills"].items()
-                   if {k: v for k, v in seen.items() if k != "said"} !=
-                   {k: v for k, v in old["skills"].get(path, {}).items() if k != "said"}
+                   if {k: v for k, v in seen.items() if k in ("loads", "name")} !=
+                   {k: v for k, v in old["skills"].get(path, {}).items() if k in ("loads", "name")}
                    and not ("outcomes" in seen or "outcomes" in old["skills"].get(path, {}))]
         for path in changed:
             print(f"note: {host} answered {path} differently from the recorded observations "
