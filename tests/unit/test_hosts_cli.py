@@ -282,3 +282,14 @@ def test_the_json_schema_is_in_the_help():
     for part in ('"truncated": null or {"limit", "value", "first_not_walked", "more"}', '"loads": true, false or null',
                  '"description_seen"', "--why SKILL", "$COLUMNS"):
         assert part in shown, part
+
+
+def test_a_reason_in_the_json_has_no_stray_punctuation(tmp_path):
+    """Gemini CLI's conflict sentence ends with a full stop; what follows it is joined without `.;`."""
+    project, home = tmp_path / "project", tmp_path / "home"
+    write_skill(project / ".agents/skills", "twin", "name: twin\ndescription: Mine.\n")
+    write_skill(home / ".agents/skills", "twin", "name: twin\ndescription: Theirs.\n")
+    data = json.loads(run_cli("hosts", project, "--home", home, "--format", "json", "--host", "gemini-cli").stdout)
+    reason = data["hosts"]["gemini-cli"]["skills"][str(home / ".agents/skills/twin/SKILL.md")]["reason"]
+    assert reason.startswith('Skill conflict detected: "twin"') and '"; rename one of them' in reason
+    assert ".;" not in reason

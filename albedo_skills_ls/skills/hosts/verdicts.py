@@ -178,7 +178,7 @@ def _settle_duplicates(host: HostModel, files: tuple[Found, ...], roots: list[st
                 said = policy.message.format(name=name, winner=winner, loser=found.path) if policy.message else (
                     f"skipped silently: `{name}` is also at {winner}, which {host.label} reads first"
                 )
-                verdicts[found.path] = Verdict(SKIPPED, reason=f"{said}; rename one of them")
+                verdicts[found.path] = Verdict(SKIPPED, reason=f"{said.rstrip('.')}; rename one of them")
 
 
 def _unstable(host: HostModel, name: str, copies: list[Found], verdicts: dict[str, Verdict]) -> None:
