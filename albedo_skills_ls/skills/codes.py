@@ -29,6 +29,11 @@ class Code(NamedTuple):
     when: str  # exactly when it fires (Markdown): the docs table
     help: str  # what to do about it (Markdown)
     fixable: bool = False  # an editor quick fix exists (skills/authoring/fixes.py)
+    # "skill" (the Agent Skills format, discovery) or "security" (what the skill would have the model or a
+    # script do: skills/security/); formats and settings select codes by it
+    category: str = "skill"
+    # GitHub code scanning's 0.0-10.0 score (a string, as SARIF's `security-severity` property), security only
+    security_severity: str | None = None
 
     @property
     def doc_anchor(self) -> str:
@@ -353,6 +358,102 @@ HOST_BUDGET = _code(
     "Shorten the longest descriptions, or remove skills that agent does not need.",
 )
 
+# --- security: what the skill would have the model or a script do (skills/security/) -------------------------
+# Read from SKILL.md and every file the skill bundles, never run; docs/security.md says what each one means.
+
+SECURITY = "security"
+
+SECURITY_HIDDEN_TEXT = _code(
+    "security-hidden-text", WARNING,
+    "Invisible or deceptive characters: text a reader does not see but a model or shell reads.",
+    "a bidirectional control (U+202A-202E, U+2066-2069), a zero-width character outside an emoji sequence, a "
+    "Unicode tag character (U+E0000-E007F; the message decodes the hidden text), or a letter from another "
+    "script that looks like a Latin one inside a command or URL (the message names each character)",
+    "Read the text the message shows made visible; remove the characters unless you know why they are there.",
+    category=SECURITY, security_severity="8.0",
+)
+SECURITY_FETCH_AND_RUN = _code(
+    "security-fetch-and-run", WARNING,
+    "Code is downloaded and run in one step.",
+    "a download piped into a shell or interpreter (`curl URL | sh`), a download later made executable or "
+    "run (`wget URL` ... `chmod +x` ... `./file`, up to 20 lines apart), `iex (iwr URL)`, `eval` of a "
+    "download or of base64-decoded text; in prose, code spans and code fences alike; a line that warns "
+    "against it (`never`, `don't`, `avoid`) is not one",
+    "Check that you trust the source named; prefer a pinned release with a checksum, or vendor the script "
+    "into the skill where it can be read.",
+    category=SECURITY, security_severity="8.0",
+)
+SECURITY_ENCODED_PAYLOAD = _code(
+    "security-encoded-payload", WARNING,
+    "A long base64 or hex string decodes to a script, a shell command or an executable.",
+    "a base64 (at least 40 characters) or hex (at least 40 digits) run whose decoded start (at most 64 KiB "
+    "decoded, never run) is an executable header (ELF, PE `MZ`, Mach-O), a `#!` line, or shell or "
+    "PowerShell commands; the message shows the start of the decoded text",
+    "Decode it yourself and read it; a skill has no reason to hide a script from its reader.",
+    category=SECURITY, security_severity="7.5",
+)
+SECURITY_CREDENTIAL_READ = _code(
+    "security-credential-read", WARNING,
+    "The text reads credentials or secrets.",
+    "a path to SSH keys (`~/.ssh/id_*`), cloud credentials (`~/.aws/credentials`, gcloud, `~/.kube/config`, "
+    "`~/.docker/config.json`, `~/.netrc`, `~/.npmrc`, `~/.pypirc`), browser profiles or the keychain, a "
+    "`.env` file being read, or an environment variable named like a token, secret, password or key being "
+    "read; a line that warns against it is not one",
+    "Check why the skill needs that secret and where it goes next.",
+    category=SECURITY, security_severity="6.0",
+)
+SECURITY_EXFILTRATION = _code(
+    "security-exfiltration", WARNING,
+    "The text sends local data out: a file or the environment uploaded, or data to a collection endpoint.",
+    "a file or the environment posted or uploaded (`curl -d @file`, `-F x=@file`, `--upload-file`, "
+    "`nc host port <`, `Invoke-RestMethod -InFile`), any request to a webhook, paste or request-catcher "
+    "site, or a lookup of a host name built from a variable (DNS exfiltration)",
+    "Check what is sent and to whom; a skill should say so to its user.",
+    category=SECURITY, security_severity="6.5",
+)
+SECURITY_CREDENTIAL_EXFILTRATION = _code(
+    "security-credential-exfiltration", WARNING,
+    "One skill both reads credentials and sends data out.",
+    "a skill with at least one `security-credential-read` and one `security-exfiltration` (placed on the "
+    "sending line; related information points at the read)",
+    "Treat the skill as stealing secrets until you have read both places and know they are unrelated.",
+    category=SECURITY, security_severity="9.0",
+)
+SECURITY_MODEL_OVERRIDE = _code(
+    "security-model-override", WARNING,
+    "Text tells the model to act against its user.",
+    "text addressed to the model that tells it to ignore earlier or system instructions, hide a step from "
+    "the user, skip confirmation, disable safety checks, or pretend to be something else; a line that "
+    "quotes such text as an example of an attack is not one",
+    "Read the instruction: a skill may set a tone, but not take control away from the user.",
+    category=SECURITY, security_severity="7.0",
+)
+SECURITY_BROAD_TOOLS = _code(
+    "security-broad-tools", WARNING,
+    "`allowed-tools` grants an unrestricted shell.",
+    "`allowed-tools` names `Bash`, `Bash(*)`, `Shell`, `PowerShell` or another shell tool without a command "
+    "pattern, so every command the skill asks for runs without the agent asking the user",
+    "Narrow it to the commands the skill needs, such as `Bash(git status:*)`, or remove it so the agent asks.",
+    category=SECURITY, security_severity="5.0",
+)
+SECURITY_BUNDLED_BINARY = _code(
+    "security-bundled-binary", WARNING,
+    "The skill bundles an executable or compiled file no one can read.",
+    "a file whose first bytes are an executable header (ELF, PE `MZ`, Mach-O, Java class, WebAssembly, "
+    "Python bytecode) or named `.exe`, `.dll`, `.so`, `.dylib`, `.jar`, `.class`, `.pyc`, `.wasm`, `.msi`",
+    "Replace it with source the reader can check, or with a documented install step from a trusted source.",
+    category=SECURITY, security_severity="6.0",
+)
+SECURITY_NOT_FULLY_READ = _code(
+    "security-not-fully-read", WARNING,
+    "Part of the skill was not read by the security reading, so it was not checked.",
+    "a file over 1 MiB (the rest is unread), a file that is not UTF-8 text and not a known image, font or "
+    "document format, an archive, or the skill over 512 files, 2,048 entries or 16 levels; the message says "
+    "what was left out and why",
+    "Read the part named yourself, or keep the skill's files small, textual and few.",
+    category=SECURITY, security_severity="5.0",
+)
+
 # The codes an editor quick fix exists for (skills/authoring/fixes.py offers one per diagnostic of these).
 FIXABLE: frozenset[str] = frozenset(code.id for code in CODES.values() if code.fixable)
 
@@ -386,16 +487,33 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+_SECURITY_HEAD = """
+## Security codes
+
+The `security` category: what a skill would have the model or a script do, read from `SKILL.md` and every
+file it bundles and never run (docs/security.md explains each and its limits). `security-severity` is the
+0.0-10.0 score GitHub code scanning reads from SARIF.
+
+| code | severity | security-severity | when | what to do |
+| --- | --- | --- | --- | --- |
+"""
+
+
+def _row(entry: Code) -> str:
+    fix = " Quick fix." if entry.fixable else ""
+    score = f" {entry.security_severity} |" if entry.category == SECURITY else ""
+    return (
+        f'| <a id="{entry.id}"></a>`{entry.id}` | {entry.severity} |{score} {_cell(entry.when)} | '
+        f"{_cell(entry.help)}{fix} |\n"
+    )
+
+
 def markdown() -> str:
-    """The whole of docs/diagnostics.md: one row per code, in registry order, each with its anchor."""
-    rows = []
-    for entry in CODES.values():
-        fix = " Quick fix." if entry.fixable else ""
-        rows.append(
-            f'| <a id="{entry.id}"></a>`{entry.id}` | {entry.severity} | {_cell(entry.when)} | '
-            f"{_cell(entry.help)}{fix} |\n"
-        )
-    return _DOC_HEAD + "".join(rows) + _DOC_TAIL
+    """The whole of docs/diagnostics.md: one row per code in registry order, each with its anchor; the
+    skill codes in one table, the security category in its own with its security-severity."""
+    skill_rows = "".join(_row(entry) for entry in CODES.values() if entry.category != SECURITY)
+    security_rows = "".join(_row(entry) for entry in CODES.values() if entry.category == SECURITY)
+    return _DOC_HEAD + skill_rows + _DOC_TAIL + _SECURITY_HEAD + security_rows
 
 
 def main(argv: list[str]) -> int:
