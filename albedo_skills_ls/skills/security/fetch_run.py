@@ -22,50 +22,44 @@ from collections.abc import Iterator
 from .. import codes
 from ..limits import SECURITY_FOLLOW_LINES, SECURITY_WINDOW_CHARS
 from ..model import Diagnostic
-from .text import Text, first_at_or_after, last_before, positions, shown
+from .text import Text, first_at_or_after, last_before, shown
 
+# lower-case, matched on `Text.lower` at word starts (text.py says why)
 _FETCH = re.compile(
-    r"\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|urlopen|"
-    r"requests\.get|httpx\.get|urllib\.request\.urlretrieve|urlretrieve)\b|\bfetch\s*\(",
-    re.IGNORECASE,
+    r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|urlopen|"
+    r"requests\.get|httpx\.get|urllib\.request\.urlretrieve|urlretrieve)\b|fetch\s*\("
 )
-_DECODE = re.compile(
-    r"\bbase64\s+(?:-d|--decode|-D)\b|\bb64decode\b|\bfrombase64string\b|\batob\s*\(|\bxxd\s+-r\b",
-    re.IGNORECASE,
-)
-_SOURCE = re.compile(r"\b(?:https?|ftp)://|\$\{?[A-Za-z_]|%[A-Za-z_]+%", re.IGNORECASE)
+_DECODE = re.compile(r"(?:base64\s+(?:-d|--decode)\b|b64decode\b|frombase64string\b|atob\s*\(|xxd\s+-r\b)")
+_SOURCE = re.compile(r"(?:https?|ftp)://|\$\{?[a-z_]|%[a-z_]+%")
+_SHELLS = r"(?:sh|bash|zsh|dash|ksh|fish|python[23]?|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell)"
+# a lone `|` (not `||`, checked on the match) into a shell; an interpreter given -c, -m or -e runs its argument
 _PIPE_RUN = re.compile(
-    r"(?<!\|)\|(?!\|)[ \t]*(?:sudo[ \t]+(?:-E[ \t]+)?)?"
-    r"(?:sh|bash|zsh|dash|ksh|fish|python[23]?|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell)"
-    r"(?![-.\w])(?![ \t]+-[mce]\b)",
-    re.IGNORECASE,
+    rf"\|(?!\|)[ \t]*(?:sudo[ \t]+(?:-e[ \t]+)?)?{_SHELLS}(?![-.\w])(?![ \t]+-[mce]\b)"
 )
 _EVALUATE = re.compile(
-    r"\beval\b|\bexec\s*\(|\biex\b|\binvoke-expression\b|\[scriptblock\]::create|\bnew\s+function\s*\(|"
-    r"\b(?:ba|z|da|k)?sh[ \t]+-c[ \t]|\b(?:ba|z|da|k)?sh[ \t]+<\(|\bsource[ \t]+<\(|(?<![\w.])\.[ \t]+<\(",
-    re.IGNORECASE,
+    r"(?:eval\b|exec\s*\(|iex\b|invoke-expression\b|\[scriptblock\]::create|new\s+function\s*\(|"
+    r"(?:bash|zsh|dash|ksh|sh)[ \t]+(?:-c[ \t]|<\()|source[ \t]+<\(|\.[ \t]+<\()"
 )
 # the downloaders that can write a file
 _SAVING = frozenset({"curl", "wget", "iwr", "invoke-webrequest", "downloadfile", "urlretrieve", "urllib.request.urlretrieve"})
 # a file run by a runner word, or made executable: the target is the word after it
 _RUNNER_TARGET = re.compile(
-    r"(?<![\w.&-])(chmod[ \t]+(?:[+ugoarw]*x|[0-7]?[157][0-7][0-7])|sh|bash|zsh|dash|ksh|source|\.|python[23]?|"
-    r"perl|ruby|node|pwsh|powershell|&|exec|start-process|nohup)[ \t]+[\"']?([^\s\"'`;&|()<>]+)",
-    re.IGNORECASE,
+    r"(chmod[ \t]+(?:[+ugoarw]*x|[0-7]?[157][0-7][0-7])|sh|bash|zsh|dash|ksh|source|\.|python[23]?|"
+    r"perl|ruby|node|pwsh|powershell|&|exec|start-process|nohup)[ \t]+[\"']?([^\s\"'`;&|()<>]+)"
 )
 # a path run as a command: `./tool` or `.\\tool.exe` at a line's start (after a prompt sign, a backtick or
 # indentation) or after `&&`, `;`, `|` or `(`
-_PATH_RUN = re.compile(r"(?:^|(?<=[;&|(`$>]))[ \t]*(\.{1,2}[/\\][^\s\"'`;&|()<>]+)", re.MULTILINE)
+_PATH_RUN = re.compile(r"\.\.?[/\\][^\s\"'`;&|()<>]+")
+_COMMAND_BEFORE = ";&|(`$>"  # what may stand before a path run as a command (else only indentation)
 _QUOTES = "\"'`()"
 
 
 def scan(text: Text) -> Iterator[Diagnostic]:
-    source = text.text
-    fetches = positions(_FETCH, source)
-    decodes = positions(_DECODE, source)
+    fetches = [match.start() for match in text.words(_FETCH)]
+    decodes = [match.start() for match in text.words(_DECODE)]
     if not fetches and not decodes:
         return
-    sources = positions(_SOURCE, source)
+    sources = [match.start() for match in _SOURCE.finditer(text.lower)]
     yield from _piped(text, fetches, decodes, sources)
     yield from _evaluated(text, fetches, decodes, sources)
     yield from _saved_then_run(text, fetches, sources)
@@ -81,8 +75,10 @@ def _what(text: Text, start: int) -> str:
 
 
 def _piped(text: Text, fetches: list[int], decodes: list[int], sources: list[int]) -> Iterator[Diagnostic]:
-    for match in _PIPE_RUN.finditer(text.text):
+    for match in _PIPE_RUN.finditer(text.lower):
         pipe = match.start()
+        if pipe > 0 and text.lower[pipe - 1] == "|":
+            continue
         fetch = last_before(fetches, pipe)
         decode = last_before(decodes, pipe)
         origin, decoded = (decode, True) if decode is not None and (fetch is None or decode > fetch) else (fetch, False)
@@ -92,7 +88,7 @@ def _piped(text: Text, fetches: list[int], decodes: list[int], sources: list[int
             continue
         if text.warned(origin):
             continue
-        runner = match.group().lstrip("| \t")
+        runner = text.text[match.start() : match.end()].lstrip("| \t")
         what = "decoded text" if decoded else "a download"
         yield codes.SECURITY_FETCH_AND_RUN.at(
             text.path,
@@ -104,7 +100,7 @@ def _piped(text: Text, fetches: list[int], decodes: list[int], sources: list[int
 
 
 def _evaluated(text: Text, fetches: list[int], decodes: list[int], sources: list[int]) -> Iterator[Diagnostic]:
-    for match in _EVALUATE.finditer(text.text):
+    for match in text.words(_EVALUATE):
         at = match.start()
         fetch = first_at_or_after(fetches, match.end())
         decode = first_at_or_after(decodes, match.end())
@@ -118,7 +114,7 @@ def _evaluated(text: Text, fetches: list[int], decodes: list[int], sources: list
         end = min(len(text.text), text.line_span(text.line_of(origin))[1])
         yield codes.SECURITY_FETCH_AND_RUN.at(
             text.path,
-            f"`{match.group().strip()}` runs {'decoded text' if decoded else 'a download'} as code: "
+            f"`{text.text[at : match.end()].strip()}` runs {'decoded text' if decoded else 'a download'} as code: "
             f"“{_what(text, at)}”. Check what it fetches or decodes; a skill should ship the code it runs where "
             "it can be read",
             text.range(at, end),
@@ -153,15 +149,23 @@ def _saved_name(words: list[str]) -> str | None:
     return None
 
 
-def _run_sites(source: str) -> dict[str, list[tuple[int, str]]]:
+def _run_sites(text: Text) -> dict[str, list[tuple[int, str]]]:
     """Every place a file is run or made executable, by the file's base name: (offset, how), in order."""
     sites: dict[str, list[tuple[int, str]]] = {}
-    for match in _RUNNER_TARGET.finditer(source):
-        runner, target = match.group(1), match.group(2)
+    source, lower = text.text, text.lower
+    for match in _RUNNER_TARGET.finditer(lower):
+        start = match.start()
+        if start > 0 and (lower[start - 1].isalnum() or lower[start - 1] in "_.&-"):
+            continue
+        runner, target = source[start : match.end(1)], source[match.start(2) : match.end(2)]
         how = "made executable" if runner.lower().startswith("chmod") else f"run (`{runner} {target}`)"
-        sites.setdefault(_base(target), []).append((match.start(), how))
+        sites.setdefault(_base(target), []).append((start, how))
     for match in _PATH_RUN.finditer(source):
-        sites.setdefault(_base(match.group(1)), []).append((match.start(), f"run (`{match.group(1)}`)"))
+        start = match.start()
+        line_start = text.line_starts[text.line_of(start)]
+        before = source[max(line_start, start - 64) : start].rstrip(" \t")
+        if (before == "" and start - line_start <= 64) or before[-1:] in _COMMAND_BEFORE and before:
+            sites.setdefault(_base(match.group()), []).append((start, f"run (`{match.group()}`)"))
     for found in sites.values():
         found.sort()
     return sites
@@ -189,7 +193,7 @@ def _saved_then_run(text: Text, fetches: list[int], sources: list[int]) -> Itera
         if len(name) < 2:
             continue
         if sites is None:
-            sites = _run_sites(source)
+            sites = _run_sites(text)
         later = sites.get(name, [])
         index = bisect_left(later, (fetch + len(segment), ""))
         if index == len(later) or text.line_of(later[index][0]) > line + SECURITY_FOLLOW_LINES or text.warned(fetch):

@@ -81,19 +81,40 @@ def _describe(run: str) -> str:
     return f"{len(run)} zero-width character{'s' if len(run) != 1 else ''} ({names}) hidden in the text"
 
 
-def scan(text: Text) -> Iterator[Diagnostic]:
+def _kind(run: str) -> str:
+    if _decoded_tags(run):
+        return "tags"
+    return "bidi" if any(c in _BIDI_CONTROLS for c in run) else "zero-width"
+
+
+def _runs(text: Text) -> Iterator[tuple[int, int, str]]:
+    """(start, end, characters) of the hidden runs, those of one kind on one line merged into one finding."""
     source = text.text
+    group: tuple[int, int, str, int, str] | None = None  # start, end, characters, line, kind
     for match in _HIDDEN_RUN.finditer(source):
         start, end = match.span()
         if start == 0 and match.group() == "\ufeff":  # a byte order mark opening the file
             continue
         if _is_flag(source, start, end) or _joiner_in_script(source, start, end):
             continue
-        line = text.line_of(start)
-        stored = text.line_text(line)
+        line, kind = text.line_of(start), _kind(match.group())
+        if group is not None and group[3] == line and group[4] == kind:
+            group = (group[0], end, group[2] + match.group(), line, kind)
+            continue
+        if group is not None:
+            yield group[:3]
+        group = (start, end, match.group(), line, kind)
+    if group is not None:
+        yield group[:3]
+
+
+def scan(text: Text) -> Iterator[Diagnostic]:
+    source = text.text
+    for start, end, run in _runs(text):
+        stored = text.line_text(text.line_of(start))
         yield codes.SECURITY_HIDDEN_TEXT.at(
             text.path,
-            f"{_describe(match.group())}; the line as stored: “{shown(stored, 160)}”. Check why the text needs "
+            f"{_describe(run)}; the line as stored: “{shown(stored, 160)}”. Check why the text needs "
             "characters no one can see, and remove them",
             text.range(start, end),
         )

@@ -62,13 +62,12 @@ def _judge(data: bytes) -> str | None:
 
 
 def _decode_base64(run: str) -> bytes | None:
-    run = run.rstrip("=")
-    cut = run[: (MAX_DECODED_BYTES // 3) * 4]
-    cut = cut[: len(cut) - len(cut) % 4]
+    cut = run.rstrip("=")[: (MAX_DECODED_BYTES + 2) // 3 * 4]
+    cut = cut[: len(cut) - 1] if len(cut) % 4 == 1 else cut + "=" * (-len(cut) % 4)
     try:
         if "-" in cut or "_" in cut:
-            return binascii.a2b_base64(cut.replace("-", "+").replace("_", "/"))
-        return binascii.a2b_base64(cut)
+            cut = cut.replace("-", "+").replace("_", "/")
+        return binascii.a2b_base64(cut)[:MAX_DECODED_BYTES]
     except (binascii.Error, ValueError):
         return None
 

@@ -19,28 +19,28 @@ from collections.abc import Iterator
 from .. import codes
 from ..limits import SECURITY_WINDOW_CHARS
 from ..model import INFORMATION, Diagnostic
-from .text import Text, last_before, positions, shown
+from .text import Text, last_before, shown
 
+# lower-case patterns, matched on `Text.lower` (text.py says why)
 _SECRET_PATHS = re.compile(
     r"\.ssh/(?:id_[a-z0-9_]+|identity)\b|\.aws/credentials\b|\.config/gcloud\b|application_default_credentials\.json|"
     r"\.kube/config\b|\.docker/config\.json|\.netrc\b|\.git-credentials\b|\.pypirc\b|\.npmrc\b|\.gnupg/|"
-    r"\.azure/(?:accesstokens|msal_token_cache)|\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|"
-    r"\bCookies\.binarycookies\b|Google/Chrome/(?:Default|Profile)|\.mozilla/firefox|Library/Keychains|"
-    r"\blogin\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|"
-    r"\bsecret-tool\s+lookup\b|\bwallet\.dat\b",
-    re.IGNORECASE,
+    r"\.azure/(?:accesstokens|msal_token_cache)|login data\b|logins\.json\b|key[34]\.db\b|"
+    r"cookies\.binarycookies\b|google/chrome/(?:default|profile)|\.mozilla/firefox|library/keychains|"
+    r"login\.keychain|security[ \t]+(?:find-generic-password|find-internet-password|dump-keychain)\b|"
+    r"secret-tool[ \t]+lookup\b|wallet\.dat\b"
 )
-# a `.env` file read: opened, printed, sourced or loaded
-_DOTENV = re.compile(
-    r"(?:\bcat|\bsource|(?<![\w.])\.|\bopen\(|\bread_text\(|\breadFileSync\(|\bGet-Content|\btype)[ \t]*\(?[ \t]*"
-    r"[\"']?(?:[\w.~${}-]{0,64}/){0,8}\.env\b(?![.\w-])",
-    re.IGNORECASE,
-)
+# a `.env` file, found by its name; it counts as read when a reading word stands just before its path
+_DOTENV_NAME = re.compile(r"\.env(?![\w.-])")
+_READERS = ("cat", "source", ".", "type", "get-content", "less", "more", "head", "tail", "open(", "read_text(",
+            "readfilesync(", "load_dotenv(", "dotenv_values(")
+_PATH_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.~/${}")
 _ENV_DUMP = re.compile(
-    r"\bprintenv\b[ \t]*(?:$|[|>;&)`])|\benv[ \t]*[|>]|\bdict\(os\.environ\)|json\.dumps\(os\.environ|"
-    r"JSON\.stringify\(process\.env\)|\bGet-ChildItem[ \t]+env:|\bgci[ \t]+env:|\bls[ \t]+env:",
-    re.IGNORECASE | re.MULTILINE,
+    r"(?:printenv\b[ \t]*(?:$|[|>;&)`])|env[ \t]*[|>]|dict\(os\.environ\)|json\.dumps\(os\.environ|"
+    r"json\.stringify\(process\.env\)|get-childitem[ \t]+env:|gci[ \t]+env:|ls[ \t]+env:)",
+    re.MULTILINE,
 )
+# names are case-sensitive here (matched on the text): environment variables holding secrets are upper-case
 _SECRET_NAME = r"[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*"
 _SECRET_VARIABLE = re.compile(
     rf"\$\{{?{_SECRET_NAME}\b|\$env:{_SECRET_NAME}\b|os\.environ(?:\.get)?[\[(][ \t]*[\"']{_SECRET_NAME}[\"']|"
@@ -48,47 +48,62 @@ _SECRET_VARIABLE = re.compile(
     rf"process\.env\[[\"']{_SECRET_NAME}[\"']\]|ENV\[[\"']{_SECRET_NAME}[\"']\]|getenv\([\"']{_SECRET_NAME}[\"']",
 )
 
+# curl's flags are case-sensitive (matched on the text); a flag starts after a space or tab (checked on the match)
 _UPLOAD_FLAG = re.compile(
-    r"(?:^|[ \t])(?:-d|--data|--data-binary|--data-raw|--data-urlencode)[ \t=]*[\"']?@|"
-    r"(?:^|[ \t])(?:-F|--form)[ \t]+[\"']?[\w.-]+=@|(?:^|[ \t])(?:-T|--upload-file)[ \t]+\S",
-    re.MULTILINE,
+    r"-(?:d|-data|-data-binary|-data-raw|-data-urlencode)[ \t=]*[\"']?@|-(?:F|-form)[ \t]+[\"']?[\w.-]+=@|"
+    r"-(?:T|-upload-file)[ \t]+\S"
 )
-_CURL = re.compile(r"\bcurl\b", re.IGNORECASE)
+_CURL = re.compile(r"curl\b")
 _OTHER_UPLOAD = re.compile(
-    r"\b(?:nc|ncat|netcat)[ \t]+[\w.-]+[ \t]+\d+[ \t]*<|/dev/tcp/|\bInvoke-RestMethod\b[^\n]{0,200}?-InFile\b|"
-    r"\brequests\.post\([^\n]{0,200}?\bfiles[ \t]*=|\bscp[ \t]+\S*(?:\.ssh|\.aws|\.env)\S*[ \t]+\S+:",
-    re.IGNORECASE,
+    r"(?:nc|ncat|netcat)[ \t]+[\w.-]+[ \t]+\d+[ \t]*<|/dev/tcp/|invoke-restmethod\b[^\n]{0,200}?-infile\b|"
+    r"requests\.post\([^\n]{0,200}?\bfiles[ \t]*="
 )
 _COLLECTORS = re.compile(
-    r"\b(?:https?|wss?)://(?:[\w-]+\.)*(?:webhook\.site|requestbin\.\w+|pipedream\.net|hookbin\.com|beeceptor\.com|"
+    r"(?:https?|wss?)://(?:[\w-]+\.)*(?:webhook\.site|requestbin\.\w+|pipedream\.net|hookbin\.com|beeceptor\.com|"
     r"requestcatcher\.com|ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|pastebin\.com|paste\.ee|hastebin\.com|"
     r"ghostbin\.\w+|transfer\.sh|0x0\.st|file\.io|termbin\.com|(?:discord|discordapp)\.com/api/webhooks|"
     r"hooks\.slack\.com|api\.telegram\.org/bot|interact\.sh|oast\.(?:fun|pro|live|site|online|me)|"
-    r"burpcollaborator\.net|canarytokens\.com|dnslog\.cn)",
-    re.IGNORECASE,
+    r"burpcollaborator\.net|canarytokens\.com|dnslog\.cn)"
 )
 _DNS_LOOKUP = re.compile(
-    r"\b(?:dig|nslookup|host|ping|Resolve-DnsName)[ \t]+(?:-\w+[ \t]+)?[\"']?[\w.-]*(?:\$\(|\$\{?\w|`)[^\s\"']{0,200}\.[a-z]{2,}",
-    re.IGNORECASE,
+    r"(?:dig|nslookup|host|ping|resolve-dnsname)[ \t]+(?:-\w+[ \t]+)?[\"']?[\w.-]*(?:\$\(|\$\{?\w|`)[^\s\"']{0,200}\.[a-z]{2,}"
 )
+
+
+def _dotenv_reads(text: Text) -> Iterator[tuple[int, int]]:
+    """(start, end) of each `.env` path that a reading word stands just before."""
+    lower = text.lower
+    for match in _DOTENV_NAME.finditer(lower):
+        start = match.start()
+        line_start = text.line_starts[text.line_of(start)]
+        path_start = start
+        while path_start > line_start and start - path_start < 256 and lower[path_start - 1] in _PATH_CHARACTERS:
+            path_start -= 1
+        segment_start = max(line_start, path_start - 32)
+        before = lower[segment_start:path_start].rstrip(" \t\"'")
+        word = next((reader for reader in _READERS if before.endswith(reader)), None)
+        if word is None:
+            continue
+        word_start = segment_start + len(before) - len(word)
+        if word_start > 0 and (lower[word_start - 1].isalnum() or lower[word_start - 1] in "_."):
+            continue
+        yield word_start, match.end()
 
 
 def reads(text: Text) -> Iterator[Diagnostic]:
     """`security-credential-read` findings: secret files and stores, `.env`, the environment."""
-    for pattern, what in (
-        (_SECRET_PATHS, "a credential file or store"),
-        (_DOTENV, "a `.env` file, where secrets usually live"),
-        (_ENV_DUMP, "the whole environment, every secret in it"),
-    ):
-        for match in pattern.finditer(text.text):
-            if text.warned(match.start()):
-                continue
-            yield codes.SECURITY_CREDENTIAL_READ.at(
-                text.path,
-                f"reads {what}: “{shown(match.group().strip(), 80)}”. Check why the skill needs it and where "
-                "it goes next",
-                text.range(match.start(), match.end()),
-            )
+    spans = [(m.start(), m.end(), "a credential file or store") for m in _SECRET_PATHS.finditer(text.lower)]
+    spans.extend((start, end, "a `.env` file, where secrets usually live") for start, end in _dotenv_reads(text))
+    spans.extend((m.start(), m.end(), "the whole environment, every secret in it") for m in text.words(_ENV_DUMP))
+    for start, end, what in sorted(spans):
+        if text.warned(start):
+            continue
+        yield codes.SECURITY_CREDENTIAL_READ.at(
+            text.path,
+            f"reads {what}: “{shown(text.text[start:end].strip(), 80)}”. Check why the skill needs it and where "
+            "it goes next",
+            text.range(start, end),
+        )
     for match in _SECRET_VARIABLE.finditer(text.text):
         if text.warned(match.start()):
             continue
@@ -104,18 +119,20 @@ def reads(text: Text) -> Iterator[Diagnostic]:
 def sends(text: Text) -> Iterator[Diagnostic]:
     """`security-exfiltration` findings: uploads of files or the environment, collectors, DNS lookups."""
     source = text.text
-    curls = positions(_CURL, source)
+    curls = [match.start() for match in text.words(_CURL)]
     for match in _UPLOAD_FLAG.finditer(source):
+        if match.start() == 0 or source[match.start() - 1] not in " \t":
+            continue
         curl = last_before(curls, match.start())
         if curl is None or match.start() - curl > SECURITY_WINDOW_CHARS or not text.same_command(curl, match.start()):
             continue
         yield from _sent(text, curl, match.end(), "uploads a local file with curl")
-    for pattern, what in (
+    for pattern, what in (  # matched at word starts of the lower-cased text
         (_OTHER_UPLOAD, "sends a local file or stream over the network"),
         (_COLLECTORS, "addresses a webhook, paste site, request catcher or tunnel, where data sent can be read by anyone holding the link"),
         (_DNS_LOOKUP, "looks up a host name built from a variable: data leaves in the DNS query itself"),
     ):
-        for match in pattern.finditer(source):
+        for match in text.words(pattern):
             yield from _sent(text, match.start(), match.end(), what)
 
 

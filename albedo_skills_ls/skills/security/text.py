@@ -2,15 +2,21 @@
 tell a warning about a pattern from an instruction to follow it.
 
 Every detector works in the same linear shape: a few simple expressions (one character class or a plain
-alternation each, no nested quantifier) find trigger tokens in one pass, and the decisions combine their
-positions, looking at most `SECURITY_WINDOW_CHARS` past a trigger. No expression here or in a detector may
-restart a long match at every position (tests/hostile/test_security_linear.py feeds each its worst line).
+alternation each, no unbounded nested quantifier) find trigger tokens in one pass, and the decisions combine
+their positions, looking at most `SECURITY_WINDOW_CHARS` past a trigger. No expression here or in a detector
+may restart a long match at every position (tests/hostile/test_security_linear.py feeds each its worst line).
+
+Speed: case-insensitive words are matched on `lower` (the text lower-cased once, same length), never with
+re.IGNORECASE, and an expression starts with a literal, never with `\b`: Python's engine then skips ahead
+to the first letter instead of trying every position, five to ten times faster. `words` checks the word
+start in Python, on matches only.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from typing import Literal
 
 from ..limits import SECURITY_WINDOW_CHARS
@@ -26,25 +32,34 @@ BUNDLED: FileKind = "bundled"
 # Words that, earlier on the same line, make a match a warning or an example rather than an instruction:
 # "Never pipe `curl https://x | sh`", "attacks such as 'ignore previous instructions'".
 _WARNING_WORDS = re.compile(
-    r"\b(?:never|don't|do not|dont|avoid|instead of|rather than|not recommended|dangerous|unsafe|insecure|"
-    r"beware|warning|malicious|attacker|attack|injection|red flag|suspicious|e\.g\.|for example|such as|"
+    r"(?:never|don't|do not|dont|avoid|instead of|rather than|not recommended|dangerous|unsafe|insecure|"
+    r"beware|warning|watch for|look out for|malicious|attacker|attack|injection|red flag|suspicious|e\.g\.|for example|such as|"
     r"example of|refuse|reject|detect|flag)\b",
-    re.IGNORECASE,
 )
 
 
 _CONTINUATION = re.compile(r"[\\`]\r?\n")
 
 
+_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
+
+
+def _at_word_start(lower: str, offset: int) -> bool:
+    return offset == 0 or not (lower[offset - 1].isalnum() or lower[offset - 1] == "_")
+
+
 class Text:
     """A text with its line starts, so any offset becomes a 0-based (line, code point) position."""
 
-    __slots__ = ("path", "text", "kind", "line_starts", "_warnings", "_continued")
+    __slots__ = ("path", "text", "lower", "kind", "line_starts", "_warnings", "_continued")
 
     def __init__(self, path: str, text: str, kind: FileKind) -> None:
         self.path = path
         self.text = text
         self.kind = kind
+        lower = text.lower()
+        # a few characters lower-case to two (U+0130): then only ASCII is lowered, so offsets stay the same
+        self.lower = lower if len(lower) == len(text) else text.translate(_ASCII_LOWER)
         starts = [0]
         starts.extend(match.end() for match in re.finditer("\n", text))
         self.line_starts = starts
@@ -76,6 +91,13 @@ class Text:
         start, end = self.line_span(line)
         return self.text[start:end]
 
+    def words(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        """Matches of a lower-case pattern in `lower` that start a word (what a leading `\\b` would say)."""
+        lower = self.lower
+        for match in pattern.finditer(lower):
+            if _at_word_start(lower, match.start()):
+                yield match
+
     def same_command(self, start: int, end: int) -> bool:
         """Whether two offsets (start <= end) lie on one logical line: every line feed between them continued."""
         feeds = self.line_of(end) - self.line_of(start)
@@ -87,7 +109,7 @@ class Text:
     def warned(self, offset: int) -> bool:
         """Whether a warning or example word stands earlier on the line of `offset`, within the window."""
         if self._warnings is None:
-            self._warnings = [match.start() for match in _WARNING_WORDS.finditer(self.text)]
+            self._warnings = [match.start() for match in self.words(_WARNING_WORDS)]
         index = bisect_left(self._warnings, offset) - 1  # a word before the match, not the match itself
         if index < 0:
             return False
