@@ -22,9 +22,11 @@ def _skill_path(uri: str) -> str | None:
 
 
 def _checked_path(ls: AlbedoLanguageServer, uri: str) -> str | None:
-    """An open `SKILL.md` or chat buffer (a file): the documents checked live."""
+    """An open `SKILL.md`, chat buffer or file a skill bundles (a file): the documents checked live."""
     document = open_document(ls, uri)
-    return document.path if document is not None and document.kind is not None else None
+    if document is None or document.path is None:
+        return None
+    return document.path if ls.checks_live(document.path) else None
 
 
 def register(server: AlbedoLanguageServer) -> None:

@@ -453,6 +453,16 @@ SECURITY_NOT_FULLY_READ = _code(
     "Read the part named yourself, or keep the skill's files small, textual and few.",
     category=SECURITY, security_severity="5.0",
 )
+# silencing (skills/security/suppression.py): a marker that silences nothing says why
+SECURITY_IGNORE_INVALID = _code(
+    "security-ignore-invalid", WARNING,
+    "An `albedo-skills-ignore` marker names no security code or gives no reason, so it silences nothing.",
+    "a comment holding `albedo-skills-ignore` names no code, a code that is not a security code, or no reason "
+    "after a `:`; the finding it meant to silence is still reported",
+    "Write `albedo-skills-ignore CODE: why this is safe` (in Markdown inside `<!-- -->`, in a script after "
+    "`#`), with the code of the finding on the next line or block.",
+    category=SECURITY, security_severity="3.0",
+)
 
 # The codes an editor quick fix exists for (skills/authoring/fixes.py offers one per diagnostic of these).
 FIXABLE: frozenset[str] = frozenset(code.id for code in CODES.values() if code.fixable)

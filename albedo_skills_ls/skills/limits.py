@@ -55,3 +55,4 @@ SECURITY_FOLLOW_LINES = 20  # lines after a download in which running the downlo
 MIN_ENCODED_CHARS = 40  # shortest base64 or hex run decoded
 MAX_DECODED_BYTES = 64 * 1024  # bytes of one encoded run decoded (its start; never run)
 MAX_SECURITY_FINDINGS_PER_FILE = 200  # findings kept per file and code family (then one note says how many more)
+MAX_BASELINE_BYTES = 16 * 1024 * 1024  # a `check --baseline` file read (a baseline of every finding is far smaller)

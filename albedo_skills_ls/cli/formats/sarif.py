@@ -6,7 +6,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ... import __version__
-from ...skills.codes import CODES
+from ...skills.codes import CODES, SECURITY, Code
 from ..program import PROG
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -31,12 +31,25 @@ def sarif_rule(code_id: str) -> dict[str, Any]:
         "fullDescription": {"text": f"Reported when {code.when}.", "markdown": f"Reported when {code.when}."},
         "help": {"text": code.help, "markdown": code.help},
         "defaultConfiguration": {"level": SARIF_LEVEL[code.severity]},
-        "properties": {"quickFix": code.fixable},
+        "properties": rule_properties(code),
     }
 
 
+def rule_properties(code: Code) -> dict[str, Any]:
+    """A rule's property bag. A security code is tagged `security` with its `security-severity`, the two
+    properties GitHub code scanning reads to file the alert as a security one and score it."""
+    properties: dict[str, Any] = {"quickFix": code.fixable}
+    if code.category == SECURITY:
+        properties["tags"] = [SECURITY]
+        properties["security-severity"] = code.security_severity
+    return properties
+
+
 def sarif_log(catalog: Catalog) -> dict[str, Any]:
-    """One SARIF run: the rules for the codes used, one result per catalog diagnostic.
+    """One SARIF run: the rules for the codes used, one result per catalog diagnostic. Silenced security
+    findings are left out: GitHub code scanning does not read SARIF's `suppressions` (the
+    advanced-security/dismiss-alerts Action exists to apply them, says its README), so a suppressed result
+    would open an alert all the same.
 
     Paths inside the workspace are URIs relative to `%SRCROOT%` (the workspace folder); others (the user
     roots) are absolute `file:` URIs. Columns count Unicode code points, as the engine does.

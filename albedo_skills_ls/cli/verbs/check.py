@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..options import add_catalog_options
+from ..security import add_security_options, silenced_summary, with_security
 from ..output import display_path, plural, print_json, printable, use_safe_text_output
 from ..program import EXIT_FINDINGS, EXIT_OK, PROG
 from ..workspace import UsageError, load_catalog, named_workspace
@@ -62,6 +63,7 @@ def configure_check(parser: argparse.ArgumentParser) -> None:
         "codex,claude-code; `albedo-skills hosts` lists every agent's verdict. Albedo's own findings and exit "
         "status are unchanged",
     )
+    add_security_options(parser)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -87,15 +89,16 @@ def run_check(args: argparse.Namespace) -> int:
         return print_diff(catalog, args.unsafe)
     if args.fix and apply_fixes(catalog, args.unsafe):
         catalog = load()  # what is left, as the files are now
+    given = files if files is not None else [named] if is_file else None
     if args.hosts:
         from .hosts import with_host_findings
 
-        given = files if files is not None else [named] if is_file else None
         catalog = with_host_findings(catalog, args, [os.path.abspath(path) for path in given] if given else None)
+    catalog, review = with_security(catalog, args, given)
     if args.format == "json":
         from ..formats.json import check_report
 
-        print_json(check_report(catalog))
+        print_json(check_report(catalog, review.silenced))
     elif args.format == "sarif":
         from ..formats.sarif import sarif_log
 
@@ -114,6 +117,11 @@ def run_check(args: argparse.Namespace) -> int:
             print(format_diagnostic(diagnostic))
         sys.stdout.flush()
         print(summary(catalog), file=sys.stderr)
+        silenced = silenced_summary(review)
+        if silenced is not None:
+            print(silenced, file=sys.stderr)
+    if args.security:  # an audit: anything the reading reports fails it
+        return EXIT_FINDINGS if review.reported else EXIT_OK
     return EXIT_FINDINGS if has_errors(catalog) else EXIT_OK
 
 
