@@ -107,6 +107,8 @@ def _evaluated(text: Text, fetches: list[int], decodes: list[int], sources: list
         origin, decoded = (decode, True) if decode is not None and (fetch is None or decode < fetch) else (fetch, False)
         if origin is None or origin - at > SECURITY_WINDOW_CHARS or not text.same_command(at, origin):
             continue
+        if not _evaluates(match.group(), text.lower[match.end() : origin]):
+            continue
         if not decoded and not _has_source(text, origin, at + SECURITY_WINDOW_CHARS, sources):
             continue
         if text.warned(at):
@@ -119,6 +121,21 @@ def _evaluated(text: Text, fetches: list[int], decodes: list[int], sources: list
             "it can be read",
             text.range(at, end),
         )
+
+
+_SHELL_EVALUATORS = ("eval", "bash", "zsh", "dash", "ksh", "sh")
+_MAX_BETWEEN = 48  # characters between an evaluating word and the download it runs: `iex (New-Object Net.WebClient).`
+
+
+def _evaluates(trigger: str, between: str) -> bool:
+    """Whether the evaluating word runs the download's output, not a command that happens to fetch: a shell's
+    `eval` or `-c` needs the output substituted in (`$(curl ...)`, a backtick); any of them needs the download
+    within a short expression, with no command separator between."""
+    if len(between) > _MAX_BETWEEN or any(separator in between for separator in (";", "&&", "||", "\n", "|")):
+        return False
+    if trigger.startswith(_SHELL_EVALUATORS) and "<(" not in trigger:
+        return "$(" in between or "`" in between
+    return True
 
 
 def _tokens(segment: str) -> list[str]:

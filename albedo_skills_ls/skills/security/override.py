@@ -51,7 +51,10 @@ _KINDS = (
     (
         "tells the model to act without the user's confirmation",
         [
-            rf"without{_S}(?:asking{_S}(?:for{_S})?|requesting{_S}|waiting{_S}for{_S})?(?:the{_S}user's{_S})?{_CONSENT}",
+            # "without consent" alone is how rules forbid things ("no deploy without consent"): asking is named
+            rf"without{_S}(?:asking{_S}(?:for{_S})?|requesting{_S}|waiting{_S}for{_S}|prompting{_S}for{_S})"
+            rf"(?:the{_S}user's{_S}|user{_S})?{_CONSENT}",
+            rf"without{_S}(?:the{_S})?user(?:'s)?{_S}{_CONSENT}",
             *_starting("skip bypass", rf"{_S}(?:the{_S}|any{_S}|user{_S})?{_CONSENT}"),
             *_starting("don't never", rf"{_S}ask{_S}(?:for{_S}(?:the{_S}|any{_S}|user{_S})?{_CONSENT}|the{_S}user"
                                       rf"{_S}(?:for{_S}permission|before|first)\b)"),
@@ -85,10 +88,18 @@ _KINDS = (
 _PATTERNS = tuple((what, re.compile("|".join(alternatives))) for what, alternatives in _KINDS)
 
 
+# after "do not tell the user": a quotation or "to ..." is a step the model should take itself rather than
+# hand to the user ("do not tell the user to register the URI; do it"), not something hidden from them
+_DELEGATED = re.compile(r"[ \t*_]*(?:[\"'“‘]|to\b|that{_S}(?:they|you){_S}(?:should|must|need))".replace("{_S}", _S))
+_HIDE = _KINDS[1][0]
+
+
 def scan(text: Text) -> Iterator[Diagnostic]:
     for what, pattern in _PATTERNS:
         for match in text.words(pattern):
             if text.warned(match.start()):
+                continue
+            if what == _HIDE and match.group().endswith("user") and _DELEGATED.match(text.lower, match.end()):
                 continue
             line = text.line_text(text.line_of(match.start()))
             yield codes.SECURITY_MODEL_OVERRIDE.at(

@@ -35,13 +35,20 @@ _DOTENV_NAME = re.compile(r"\.env(?![\w.-])")
 _READERS = ("cat", "source", ".", "type", "get-content", "less", "more", "head", "tail", "open(", "read_text(",
             "readfilesync(", "load_dotenv(", "dotenv_values(")
 _PATH_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.~/${}")
+# printed whole, or piped or written anywhere but into a search for one name (checked on the match)
 _ENV_DUMP = re.compile(
     r"(?:printenv\b[ \t]*(?:$|[|>;&)`])|env[ \t]*[|>]|dict\(os\.environ\)|json\.dumps\(os\.environ|"
     r"json\.stringify\(process\.env\)|get-childitem[ \t]+env:|gci[ \t]+env:|ls[ \t]+env:)",
     re.MULTILINE,
 )
 # names are case-sensitive here (matched on the text): environment variables holding secrets are upper-case
-_SECRET_NAME = r"[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*"
+# a name ending in _FILE, _PATH, _DIR, _URL... holds where a secret is, not the secret: left out
+# (checked on the match); bounded runs around the word, so a long name costs at most 64 x 64 steps
+_SECRET_NAME = (
+    r"[A-Z0-9_]{0,64}(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]{0,64}"
+)
+_NOT_THE_SECRET = ("_FILE", "_PATH", "_DIR", "_URL", "_NAME", "_ENV", "_ID")
+_UPPER_NAME = re.compile(r"[A-Z0-9_]+")
 _SECRET_VARIABLE = re.compile(
     rf"\$\{{?{_SECRET_NAME}\b|\$env:{_SECRET_NAME}\b|os\.environ(?:\.get)?[\[(][ \t]*[\"']{_SECRET_NAME}[\"']|"
     rf"os\.getenv\([ \t]*[\"']{_SECRET_NAME}[\"']|process\.env\.{_SECRET_NAME}\b|"
@@ -65,9 +72,38 @@ _COLLECTORS = re.compile(
     r"hooks\.slack\.com|api\.telegram\.org/bot|interact\.sh|oast\.(?:fun|pro|live|site|online|me)|"
     r"burpcollaborator\.net|canarytokens\.com|dnslog\.cn)"
 )
+# at a command's start (checked on the match), a name holding `$(...)` or `$VAR` before its last label
 _DNS_LOOKUP = re.compile(
-    r"(?:dig|nslookup|host|ping|resolve-dnsname)[ \t]+(?:-\w+[ \t]+)?[\"']?[\w.-]*(?:\$\(|\$\{?\w|`)[^\s\"']{0,200}\.[a-z]{2,}"
+    r"(?:dig|nslookup|host|ping|resolve-dnsname)[ \t]+(?:-\w+[ \t]+)?[\"']?[\w.-]{0,200}(?:\$\(|\$\{?\w)[^\s\"']{0,200}\.[a-z]{2,}"
 )
+# words that read a file named later in the same command
+_READING = re.compile(
+    r"(?:cat|less|more|head|tail|type|get-content|gc|source|cp|copy|scp|rsync|tar|zip|7z|base64|xxd|strings|grep|"
+    r"open|read_text|read_bytes|readfilesync|readfile|load|expanduser)\b"
+)
+
+
+_NOT_A_COMMAND = ("`", "(", "<")  # "```env" opens a code fence, "(env)" and "<ENV>" are words, not commands
+_SEARCHED = re.compile(r"[ \t]*(?:grep|egrep|rg|findstr|select-string|sls)\b")
+_KEYCHAIN_COMMANDS = ("security", "secret-tool")  # these read a store by themselves, with no file named
+
+
+def _secret_path_reads(text: Text) -> Iterator[tuple[int, int]]:
+    """(start, end) of each secret path that a reading word stands before, in the same command: a path only
+    named in prose ("the user's `.npmrc` has a scope") is not a read."""
+    lower = text.lower
+    for match in _SECRET_PATHS.finditer(lower):
+        start = match.start()
+        if lower.startswith(_KEYCHAIN_COMMANDS, start):
+            yield start, match.end()
+            continue
+        command = text.command_start(start)
+        if any(_at_word(lower, word.start()) for word in _READING.finditer(lower, command, start)):
+            yield start, match.end()
+
+
+def _at_word(lower: str, offset: int) -> bool:
+    return offset == 0 or not (lower[offset - 1].isalnum() or lower[offset - 1] in "_-")
 
 
 def _dotenv_reads(text: Text) -> Iterator[tuple[int, int]]:
@@ -92,9 +128,14 @@ def _dotenv_reads(text: Text) -> Iterator[tuple[int, int]]:
 
 def reads(text: Text) -> Iterator[Diagnostic]:
     """`security-credential-read` findings: secret files and stores, `.env`, the environment."""
-    spans = [(m.start(), m.end(), "a credential file or store") for m in _SECRET_PATHS.finditer(text.lower)]
+    spans = [(start, end, "a credential file or store") for start, end in _secret_path_reads(text)]
     spans.extend((start, end, "a `.env` file, where secrets usually live") for start, end in _dotenv_reads(text))
-    spans.extend((m.start(), m.end(), "the whole environment, every secret in it") for m in text.words(_ENV_DUMP))
+    spans.extend(
+        (m.start(), m.end(), "the whole environment, every secret in it")
+        for m in text.words(_ENV_DUMP)
+        if text.at_command_position(m.start()) and not _SEARCHED.match(text.lower, m.end())
+        and text.text[m.start() - 1 : m.start()] not in _NOT_A_COMMAND
+    )
     for start, end, what in sorted(spans):
         if text.warned(start):
             continue
@@ -105,7 +146,8 @@ def reads(text: Text) -> Iterator[Diagnostic]:
             text.range(start, end),
         )
     for match in _SECRET_VARIABLE.finditer(text.text):
-        if text.warned(match.start()):
+        name = max(_UPPER_NAME.findall(match.group()), key=len)
+        if name.endswith(_NOT_THE_SECRET) or text.warned(match.start()):
             continue
         yield codes.SECURITY_CREDENTIAL_READ.at(
             text.path,
@@ -126,6 +168,15 @@ def sends(text: Text) -> Iterator[Diagnostic]:
         curl = last_before(curls, match.start())
         if curl is None or match.start() - curl > SECURITY_WINDOW_CHARS or not text.same_command(curl, match.start()):
             continue
+        flag = source[match.start() : match.end()]
+        if source.startswith("-", match.end()) and flag.endswith("@"):  # `@-`: standard input
+            piped = text.command_start(curl) > text.line_starts[text.line_of(curl)] and "|" in source[
+                text.line_starts[text.line_of(curl)] : curl
+            ]
+            if not piped:  # a here-document or a terminal: nothing local is read
+                continue
+            yield from _sent(text, curl, match.end() + 1, "uploads what is piped into curl")
+            continue
         yield from _sent(text, curl, match.end(), "uploads a local file with curl")
     for pattern, what in (  # matched at word starts of the lower-cased text
         (_OTHER_UPLOAD, "sends a local file or stream over the network"),
@@ -133,6 +184,8 @@ def sends(text: Text) -> Iterator[Diagnostic]:
         (_DNS_LOOKUP, "looks up a host name built from a variable: data leaves in the DNS query itself"),
     ):
         for match in text.words(pattern):
+            if pattern is _DNS_LOOKUP and not text.at_command_position(match.start()):
+                continue
             yield from _sent(text, match.start(), match.end(), what)
 
 
@@ -140,7 +193,7 @@ def _sent(text: Text, start: int, end: int, what: str) -> Iterator[Diagnostic]:
     if text.warned(start):
         return
     line_end = text.line_span(text.line_of(start))[1]
-    shown_text = text.text[start : max(end, min(line_end, start + 100))]
+    shown_text = text.text[start : max(min(end, line_end), min(line_end, start + 100))]
     yield codes.SECURITY_EXFILTRATION.at(
         text.path,
         f"{what}: “{shown(shown_text.strip(), 100)}”. Check what is sent and to whom; the skill should tell its user",

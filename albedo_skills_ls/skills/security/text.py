@@ -41,6 +41,8 @@ _WARNING_WORDS = re.compile(
 _CONTINUATION = re.compile(r"[\\`]\r?\n")
 
 
+_COMMAND_SEPARATORS = (";", "&", "|", "(", "`")
+_COMMAND_PREFIXES = frozenset({"", "$", "#", ">", "%", "sudo", "$ sudo", "- run:", "run:"})
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
 
@@ -97,6 +99,20 @@ class Text:
         for match in pattern.finditer(lower):
             if _at_word_start(lower, match.start()):
                 yield match
+
+    def command_start(self, offset: int) -> int:
+        """Where the shell command holding `offset` starts: after the last `;`, `&`, `|`, `(` or backtick on its
+        line before it (at most `SECURITY_WINDOW_CHARS` back), or the line start."""
+        line_start = self.line_starts[self.line_of(offset)]
+        floor = max(line_start, offset - SECURITY_WINDOW_CHARS)
+        before = self.text[floor:offset]
+        cut = max(before.rfind(separator) for separator in _COMMAND_SEPARATORS)
+        return floor + cut + 1 if cut >= 0 else floor
+
+    def at_command_position(self, offset: int) -> bool:
+        """Whether `offset` starts a command: only spaces, a prompt sign or `sudo` stand before it in its command."""
+        before = self.text[self.command_start(offset) : offset].strip()
+        return before in _COMMAND_PREFIXES
 
     def same_command(self, start: int, end: int) -> bool:
         """Whether two offsets (start <= end) lie on one logical line: every line feed between them continued."""
