@@ -37,6 +37,13 @@ def add_security_options(parser: argparse.ArgumentParser) -> None:
         "repeat for more. Findings of a code turned off are listed as silenced in --format json",
     )
     parser.add_argument(
+        "--no-inline-ignores",
+        dest="inline_ignores",
+        action="store_false",
+        help="honour no albedo-skills-ignore marker in the files: for auditing a skill you did not write, whose "
+        "author also wrote its markers",
+    )
+    parser.add_argument(
         "--baseline",
         metavar="FILE",
         default=None,
@@ -73,7 +80,7 @@ def policy_of(args: argparse.Namespace, base: str | None) -> Policy:
             baseline = read_baseline(args.baseline)
         except BaselineError as exc:
             raise UsageError(str(exc)) from None
-    return Policy(enabled, frozenset(disabled - {CATEGORY}), baseline, base)
+    return Policy(enabled, frozenset(disabled - {CATEGORY}), baseline, base, args.inline_ignores)
 
 
 def skill_folders(catalog: Catalog, given: list[str] | None) -> list[str]:
@@ -162,4 +169,7 @@ def silenced_summary(review: Review) -> str | None:
     words = {"marker": ("by a marker", "by markers"), "baseline": ("by the baseline",) * 2, "disabled": ("turned off",) * 2}
     parts = [f"{count} {words[how][count != 1]}" for how, count in sorted(by.items())]
     total = plural(len(review.silenced), "security finding")
-    return f"{total} silenced ({', '.join(parts)}); `--format json` lists each with its reason"
+    line = f"{total} silenced ({', '.join(parts)}); `--format json` lists each with its reason"
+    if "marker" in by:
+        line += "; markers are written by the skill's author: `--no-inline-ignores` shows what they silence"
+    return line

@@ -167,3 +167,26 @@ def test_github_annotations_name_the_category_and_score(tmp_path):
         "title=security-fetch-and-run (security%2C severity 8.0)::a download is piped straight into `sh`"
     ), out[0]
     assert len(out) == 2
+
+
+def test_an_audit_can_refuse_the_skill_authors_own_markers(tmp_path):
+    ws, skill, _script = workspace(tmp_path)
+    skill.write_text(skill.read_text().replace(
+        INSTALL, "<!-- albedo-skills-ignore security-fetch-and-run: official installer, trust me -->\n" + INSTALL
+    ))
+    honoured = check(ws, "--security")
+    assert "markers are written by the skill's author: `--no-inline-ignores` shows what they silence" in honoured.stderr.decode()
+    audit = check(ws, "--security", "--no-inline-ignores")
+    assert audit.returncode == 1
+    assert [line.split(": ")[0] for line in lines(audit)] == [
+        ".agents/skills/installer/SKILL.md:8:6",
+        ".agents/skills/installer/scripts/setup.sh:2:1",
+    ]
+
+
+def test_a_marker_in_a_file_the_reading_found_nothing_in_is_not_reported(tmp_path):
+    ws = tmp_path / "ws"
+    write_skill(ws / ".agents/skills", "calm", valid("calm"), "<!-- albedo-skills-ignore security-fetch-and-run -->\nAll quiet.\n")
+    (tmp_path / "home").mkdir()
+    result = check(ws, "--security")
+    assert result.returncode == 0 and result.stdout == b""

@@ -19,7 +19,7 @@ from ..limits import MAX_SECURITY_FILE_BYTES
 from ..model import Diagnostic
 from ..paths import resolves_within
 from .baseline import Baseline, Located, apply_baseline
-from .suppression import Silenced, apply_markers
+from .suppression import Outcome, Silenced, apply_markers
 
 CATEGORY = codes.SECURITY
 
@@ -28,13 +28,15 @@ _READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOFOLL
 
 
 class Policy(NamedTuple):
-    """What the person chose: the category on or off, codes turned off, and a baseline (its paths relative
-    to `base`)."""
+    """What the person chose: the category on or off, codes turned off, a baseline (its paths relative to
+    `base`), and whether the files' own markers are honoured (not when auditing a skill someone else wrote:
+    its author wrote its markers too)."""
 
     enabled: bool = True
     disabled: frozenset[str] = frozenset()
     baseline: Baseline | None = None
     base: str | None = None
+    markers: bool = True
 
     def disabled_reason(self, code: str) -> str:
         return f"`{code}` is turned off"
@@ -96,7 +98,8 @@ def _apply(by_file: dict[str, list[Diagnostic]], texts: dict[str, str], policy: 
             else:
                 on.append(finding)
         text = texts.get(path, "")
-        outcome = apply_markers(path, text, tuple(on))
+        # markers are read where the reading found something: a marker in a clean file silences nothing
+        outcome = apply_markers(path, text, tuple(on)) if found and policy.markers else Outcome(tuple(on), (), ())
         silenced.extend(outcome.silenced)
         lines = text.split("\n")
         for finding in (*outcome.kept, *(p for p in outcome.problems if p.code not in policy.disabled)):
