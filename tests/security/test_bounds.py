@@ -102,3 +102,14 @@ def test_findings_of_one_family_in_one_file_stop_at_their_bound() -> None:
     assert len(past) == MAX_SECURITY_FINDINGS_PER_FILE + 1
     assert past[-1].range.start.line == MAX_SECURITY_FINDINGS_PER_FILE
     assert f"more than {MAX_SECURITY_FINDINGS_PER_FILE} `security-model-override` findings" in past[-1].message
+
+
+def test_an_open_buffer_is_read_to_the_same_limit_as_a_file() -> None:
+    payload = PAYLOAD.rstrip("\n")
+    body = "é" * ((MAX_SECURITY_FILE_BYTES - len(payload) - 1) // 2) + "\n" + payload  # two bytes per é
+    body = " " * (MAX_SECURITY_FILE_BYTES - len(body.encode())) + body
+    assert len(body.encode()) == MAX_SECURITY_FILE_BYTES
+    assert _codes(scan_text("/s/a.sh", body)) == ["security-fetch-and-run"]
+    past = scan_text("/s/a.sh", " " + body)
+    assert _codes(past) == ["security-not-fully-read"]
+    assert f"the first {MAX_SECURITY_FILE_BYTES:,} of {MAX_SECURITY_FILE_BYTES + 1:,} bytes" in past[0].message

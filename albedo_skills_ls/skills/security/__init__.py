@@ -28,10 +28,10 @@ from .. import codes
 from ..limits import MAX_SECURITY_FINDINGS_PER_FILE
 from ..model import INFORMATION, Diagnostic, Related
 from . import fetch_run, hidden, override, payloads, secrets, tools
-from .files import SKILL_FILE, Reading
+from .files import SKILL_FILE, Reading, bounded_text
 from .text import BUNDLED, SKILL, FileKind, Text
 
-__all__ = ["BUNDLED", "SKILL", "FileKind", "kind_of", "scan_skill", "scan_text"]
+__all__ = ["BUNDLED", "SKILL", "FileKind", "Text", "findings", "kind_of", "scan_skill", "scan_text"]
 
 
 def kind_of(path: str) -> FileKind:
@@ -53,7 +53,8 @@ def _bounded(found: Iterable[Diagnostic], path: str) -> Iterator[Diagnostic]:
         )
 
 
-def _findings(text: Text) -> list[Diagnostic]:
+def findings(text: Text) -> list[Diagnostic]:
+    """Every detector family over one text, as given (the callers bound how much text that is)."""
     found: list[Diagnostic] = []
     families = [hidden.scan, fetch_run.scan, payloads.scan, secrets.reads, secrets.sends, override.scan]
     if text.kind == SKILL:
@@ -93,9 +94,13 @@ def _theft(found: list[Diagnostic]) -> list[Diagnostic]:
 
 def scan_text(path: str, text: str, kind: FileKind | None = None) -> tuple[Diagnostic, ...]:
     """Findings for one text (an open buffer): every family, and the pair within this text alone.
-    `kind` defaults to what the file name says (`kind_of`)."""
-    found = _findings(Text(path, text, kind or kind_of(path)))
+    `kind` defaults to what the file name says (`kind_of`). Like a file on disk, at most
+    `MAX_SECURITY_FILE_BYTES` of it are read, and a finding says where the reading stopped."""
+    read, note = bounded_text(path, text)
+    found = findings(Text(path, read, kind or kind_of(path)))
     found.extend(_theft(found))
+    if note is not None:
+        found.append(note)
     return tuple(sorted(found, key=lambda d: d.sort_key))
 
 
@@ -106,7 +111,7 @@ def scan_skill(folder: Path, display_root: Path | None = None) -> tuple[Diagnost
     reading = Reading(str(folder), str(display_root if display_root is not None else folder))
     found: list[Diagnostic] = []
     for read in reading.files():
-        found.extend(_findings(Text(read.path, read.text, kind_of(read.rel) if "/" not in read.rel else BUNDLED)))
+        found.extend(findings(Text(read.path, read.text, kind_of(read.rel) if "/" not in read.rel else BUNDLED)))
     found.extend(_theft(found))
     found.extend(reading.notes)
     return tuple(sorted(found, key=lambda d: d.sort_key))

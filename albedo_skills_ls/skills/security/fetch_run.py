@@ -195,9 +195,15 @@ def _base(path: str) -> str:
 def _saved_then_run(text: Text, fetches: list[int], sources: list[int]) -> Iterator[Diagnostic]:
     source = text.text
     sites: dict[str, list[tuple[int, str]]] | None = None
-    for fetch in fetches:
+    for index, fetch in enumerate(fetches):
         line = text.line_of(fetch)
-        segment = source[fetch : min(text.line_span(line)[1], fetch + SECURITY_WINDOW_CHARS)]
+        # the command ends at its line's end, the window, or the next download (a command of its own)
+        end = min(text.line_span(line)[1], fetch + SECURITY_WINDOW_CHARS)
+        if index + 1 < len(fetches):
+            end = min(end, fetches[index + 1])
+        if not _has_source(text, fetch, end, sources):
+            continue
+        segment = source[fetch:end]
         for stop in ("|", "&&", ";"):
             segment = segment.split(stop, 1)[0]
         words = _tokens(segment.replace("(", " ").replace(",", " "))

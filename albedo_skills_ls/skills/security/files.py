@@ -94,6 +94,26 @@ def _end_of(text: str) -> Range:
     return Range.of(line, len(text) - (text.rfind("\n") + 1))
 
 
+def _cut_note(path: str, text: str, kept: int, size: int, why: str) -> Diagnostic:
+    return codes.SECURITY_NOT_FULLY_READ.at(
+        path,
+        f"read only in part: the first {kept:,} of {size:,} bytes (the rest is past {why}); anything after that "
+        "was not checked, so read the rest yourself or split the file",
+        _end_of(text),
+    )
+
+
+def bounded_text(path: str, text: str) -> tuple[str, Diagnostic | None]:
+    """An open buffer cut to `MAX_SECURITY_FILE_BYTES` of UTF-8, as a file on disk is, with the note saying so."""
+    if len(text) * 4 <= MAX_SECURITY_FILE_BYTES:  # cannot be over the bound: no need to encode it
+        return text, None
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= MAX_SECURITY_FILE_BYTES:
+        return text, None
+    kept = data[:MAX_SECURITY_FILE_BYTES].decode("utf-8", "ignore")  # a character cut in two is dropped
+    return kept, _cut_note(path, kept, MAX_SECURITY_FILE_BYTES, len(data), f"the {MAX_SECURITY_FILE_BYTES:,}-byte limit for one file")
+
+
 class Reading:
     """The files of one skill folder, read within the bounds; `notes` are the findings about the reading."""
 
@@ -199,7 +219,5 @@ class Reading:
         if cut:
             why = (f"the {MAX_SECURITY_FILE_BYTES:,}-byte limit for one file" if want == MAX_SECURITY_FILE_BYTES
                    else f"the {MAX_SECURITY_TOTAL_BYTES:,}-byte reading budget of the skill")
-            self._note(rel, f"read only in part: the first {len(data):,} of {max(size, len(data) + 1):,} bytes "
-                            f"(the rest is past {why}); anything after that was not checked, so read the rest "
-                            "yourself or split the file", _end_of(text))
+            self.notes.append(_cut_note(path, text, len(data), max(size, len(data) + 1), why))
         return ReadFile(path, rel, text)

@@ -88,9 +88,9 @@ def _kind(run: str) -> str:
 
 
 def _runs(text: Text) -> Iterator[tuple[int, int, str]]:
-    """(start, end, characters) of the hidden runs, those of one kind on one line merged into one finding."""
+    """(start, end, hidden characters) of the hidden runs, those of one kind on one line merged into one."""
     source = text.text
-    group: tuple[int, int, str, int, str] | None = None  # start, end, characters, line, kind
+    group: list[int | str] | None = None  # start, end, line, kind
     for match in _HIDDEN_RUN.finditer(source):
         start, end = match.span()
         if start == 0 and match.group() == "\ufeff":  # a byte order mark opening the file
@@ -98,14 +98,19 @@ def _runs(text: Text) -> Iterator[tuple[int, int, str]]:
         if _is_flag(source, start, end) or _joiner_in_script(source, start, end):
             continue
         line, kind = text.line_of(start), _kind(match.group())
-        if group is not None and group[3] == line and group[4] == kind:
-            group = (group[0], end, group[2] + match.group(), line, kind)
+        if group is not None and group[2] == line and group[3] == kind:
+            group[1] = end
             continue
         if group is not None:
-            yield group[:3]
-        group = (start, end, match.group(), line, kind)
+            yield _group(source, group)
+        group = [start, end, line, kind]
     if group is not None:
-        yield group[:3]
+        yield _group(source, group)
+
+
+def _group(source: str, group: list[int | str]) -> tuple[int, int, str]:
+    start, end = int(group[0]), int(group[1])
+    return start, end, "".join(_HIDDEN_RUN.findall(source, start, end))
 
 
 def scan(text: Text) -> Iterator[Diagnostic]:
