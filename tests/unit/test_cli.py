@@ -240,8 +240,9 @@ def test_check_json_is_the_catalog_diagnostics(mixed_tree):
     ws, home = mixed_tree / "ws", mixed_tree / "home"
     report = json.loads(run_cli("check", ws, "--home", home, "--format", "json").stdout)
     catalog = catalog_json(ws, "--home", home)
-    assert list(report) == ["diagnostics", "diagnostics_dropped", "diagnostic_counts", "not_shown"]
-    assert report["diagnostics"] == catalog["diagnostics"]
+    assert list(report) == ["diagnostics", "diagnostics_dropped", "diagnostic_counts", "not_shown", "silenced"]
+    assert report["diagnostics"] == catalog["diagnostics"]  # no security finding in this tree
+    assert report["silenced"] == []
     assert report["diagnostics_dropped"] == catalog["diagnostics_dropped"] == 0
     assert [d["code"] for d in report["diagnostics"]] == ["name-mismatch", "field-unknown"]
 

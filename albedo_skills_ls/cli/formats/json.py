@@ -10,10 +10,10 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 
 def check_report(catalog: Catalog, silenced: tuple[Silenced, ...] = ()) -> dict[str, Any]:
-    """`check --format json`: the catalog's diagnostics, exactly as `catalog --format json` has them, then
-    how many of each severity were found in all and how many of those the 64-diagnostic bound left out, then
-    the security findings silenced, each with `silenced: {by, reason}` (by a marker, the baseline, or turned
-    off), which the counts leave out."""
+    """`check --format json`: the catalog's diagnostics, exactly as `catalog --format json` has them, with
+    the security reading's among them (which `catalog` does not run); how many of each severity were found
+    in all and how many of those the 64-diagnostic bound left out; then the security findings silenced, each
+    with `silenced: {by, reason}` (by a marker, the baseline, or turned off), which the counts leave out."""
     return {
         "diagnostics": [d.to_json() for d in catalog.diagnostics],
         "diagnostics_dropped": catalog.diagnostics_dropped,
