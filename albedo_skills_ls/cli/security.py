@@ -103,6 +103,11 @@ def with_security(catalog: Catalog, args: argparse.Namespace, given: list[str] |
     base = catalog.workspace or os.getcwd()
     policy = policy_of(args, base)
     folders = skill_folders(catalog, given)
+    if args.security and not folders:  # an audit that read nothing must not pass
+        raise UsageError(
+            "--security found no skill to read: name a workspace whose .albedo/skills or .agents/skills holds "
+            "skill folders, or the SKILL.md files to read"
+        )
     review = review_folders(folders, policy)
     if args.write_baseline is not None:
         review = write_baseline(args.write_baseline, review, folders, policy)
@@ -148,7 +153,8 @@ def write_baseline(path: str, review: Review, folders: list[str], policy: Policy
     except OSError as exc:
         raise UsageError(f"cannot write the baseline {path!r}: {exc.strerror or exc}") from None
     count = len(review.located)
-    print(f"{PROG}: wrote {plural(count, 'security finding')} to the baseline {printable(display_path(path))}", file=sys.stderr)
+    shown = printable(display_path(path))
+    print(f"{PROG}: wrote {plural(count, 'security finding')} to the baseline {shown}", file=sys.stderr)
     return review_folders(folders, policy._replace(baseline=read_baseline(path)))
 
 
@@ -166,7 +172,11 @@ def silenced_summary(review: Review) -> str | None:
     by: dict[str, int] = {}
     for item in review.silenced:
         by[item.by] = by.get(item.by, 0) + 1
-    words = {"marker": ("by a marker", "by markers"), "baseline": ("by the baseline",) * 2, "disabled": ("turned off",) * 2}
+    words = {
+        "marker": ("by a marker", "by markers"),
+        "baseline": ("by the baseline",) * 2,
+        "disabled": ("turned off",) * 2,
+    }
     parts = [f"{count} {words[how][count != 1]}" for how, count in sorted(by.items())]
     total = plural(len(review.silenced), "security finding")
     line = f"{total} silenced ({', '.join(parts)}); `--format json` lists each with its reason"

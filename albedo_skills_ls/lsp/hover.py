@@ -43,7 +43,8 @@ def security_hover(ls: AlbedoLanguageServer, document: OpenDocument, position: t
     found = findings_at(ls.diagnostics_for(document.path), here)
     if not found:
         return None
-    return types.Hover(contents=markup(ls, hover_markdown(found), "hover"), range=document.to_lsp(found[0].range, ls.encoding))
+    where = document.to_lsp(found[0].range, ls.encoding)
+    return types.Hover(contents=markup(ls, hover_markdown(found), "hover"), range=where)
 
 
 def register(server: AlbedoLanguageServer) -> None:

@@ -12,7 +12,7 @@ catalog is reloaded or settings change (`AlbedoLanguageServer.refresh_diagnostic
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 from ..skills.catalog import placement
 from ..skills.discovery import SKILL_FILE
@@ -63,8 +63,9 @@ class SecurityFindings:
     def clear(self) -> None:
         self._reviews.clear()
 
-    def on_disk(self, workspace: str | None, snapshot: Catalog, policy: Policy) -> dict[str, tuple[Diagnostic, ...]]:
-        """The workspace skills' findings per file, as saved (none when the category is off)."""
+    def on_disk(self, workspace: str | None, snapshot: Catalog, policy: Policy) -> Mapping[str, tuple[Diagnostic, ...]]:
+        """The workspace skills' findings per file, as saved (none when the category is off); read-only, not
+        copied: the server asks once per file."""
         if not policy.enabled:
             return {}
         review = self._reviews.get(workspace)
@@ -72,7 +73,7 @@ class SecurityFindings:
             from ..skills.security.review import review_folders
 
             review = self._reviews[workspace] = review_folders(workspace_folders(snapshot), policy)
-        return dict(review.findings)
+        return review.findings
 
     @staticmethod
     def in_buffer(path: str, text: str, kind: str, policy: Policy) -> tuple[Diagnostic, ...]:

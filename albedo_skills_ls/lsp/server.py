@@ -14,7 +14,7 @@ import asyncio
 import logging
 import os
 import uuid
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -202,7 +202,7 @@ class AlbedoLanguageServer(LanguageServer):
                 return by_position(found + security)
         return found
 
-    def security_on_disk(self, session: SkillsSession) -> dict[str, tuple[Diagnostic, ...]]:
+    def security_on_disk(self, session: SkillsSession) -> Mapping[str, tuple[Diagnostic, ...]]:
         """The security reading of a folder's workspace skills as saved, per file."""
         return self.security_findings.on_disk(session.workspace, session.snapshot, policy_of(self.settings))
 

@@ -190,3 +190,12 @@ def test_a_marker_in_a_file_the_reading_found_nothing_in_is_not_reported(tmp_pat
     (tmp_path / "home").mkdir()
     result = check(ws, "--security")
     assert result.returncode == 0 and result.stdout == b""
+
+
+def test_an_audit_that_finds_no_skill_to_read_fails_instead_of_passing(tmp_path):
+    empty = tmp_path / "downloaded"
+    empty.mkdir()
+    (tmp_path / "home").mkdir()
+    result = run_cli("check", empty, "--security", "--no-user-roots", cwd=tmp_path, home=tmp_path / "home")
+    assert result.returncode == 2 and result.stdout == b""
+    assert "--security found no skill to read" in result.stderr.decode()

@@ -105,7 +105,9 @@ def read_baseline(path: str) -> Baseline:
     except (UnicodeDecodeError, ValueError) as exc:
         raise BaselineError(f"the baseline {path!r} is not JSON ({exc}); {again}") from None
     if not isinstance(value, dict) or value.get("format") != BASELINE_FORMAT:
-        raise BaselineError(f"{path!r} is not an albedo-skills baseline (no \"format\": \"{BASELINE_FORMAT}\"); {again}")
+        raise BaselineError(
+            f"{path!r} is not an albedo-skills baseline (no \"format\": \"{BASELINE_FORMAT}\"); {again}"
+        )
     if value.get("version") != BASELINE_VERSION:
         raise BaselineError(
             f"the baseline {path!r} has version {value.get('version')!r}; this program reads version "

@@ -174,7 +174,8 @@ class _BlockEnds:
             fence = next((mark for mark in FENCES if opening.startswith(mark)), None)
             if fence is not None:
                 if target not in self._fence_ends:
-                    self._fence_ends[target] = self._fence_end(target, fence[0], len(opening) - len(opening.lstrip(fence[0])))
+                    run = len(opening) - len(opening.lstrip(fence[0]))
+                    self._fence_ends[target] = self._fence_end(target, fence[0], run)
                 return self._fence_ends[target]
         return self.run_end[target]
 
