@@ -50,6 +50,7 @@ def _bounded(found: Iterable[Diagnostic], path: str) -> Iterator[Diagnostic]:
             f"more than {MAX_SECURITY_FINDINGS_PER_FILE} `{last.code}` findings in this file: only the first "
             f"{MAX_SECURITY_FINDINGS_PER_FILE} are listed; the next one is here",
             last.range,
+            severity=last.severity,  # an information finding's overflow stays information
         )
 
 

@@ -81,6 +81,16 @@ def _describe(run: str) -> str:
     return f"{len(run)} zero-width character{'s' if len(run) != 1 else ''} ({names}) hidden in the text"
 
 
+def _finding(text: Text, start: int, end: int, described: str) -> Diagnostic:
+    stored = text.line_text(text.line_of(start))
+    return codes.SECURITY_HIDDEN_TEXT.at(
+        text.path,
+        f"{described}; the line as stored: “{shown(stored, 160)}”. Check why the text needs characters no one "
+        "can see, and remove them",
+        text.range(start, end),
+    )
+
+
 def _kind(run: str) -> str:
     if _decoded_tags(run):
         return "tags"
@@ -113,16 +123,27 @@ def _group(source: str, group: list[int | str]) -> tuple[int, int, str]:
     return start, end, "".join(_HIDDEN_RUN.findall(source, start, end))
 
 
+_MAX_LINES_NAMED = 10  # lines listed in the one zero-width finding of a file ("and N more" after them)
+
+
 def scan(text: Text) -> Iterator[Diagnostic]:
     source = text.text
+    zero_width: list[tuple[int, int, str]] = []
     for start, end, run in _runs(text):
-        stored = text.line_text(text.line_of(start))
-        yield codes.SECURITY_HIDDEN_TEXT.at(
-            text.path,
-            f"{_describe(run)}; the line as stored: “{shown(stored, 160)}”. Check why the text needs "
-            "characters no one can see, and remove them",
-            text.range(start, end),
-        )
+        if _kind(run) == "zero-width":
+            # scraped documentation often holds hundreds of word-break hints: one finding per file, on the first
+            zero_width.append((start, end, run))
+            continue
+        yield _finding(text, start, end, _describe(run))
+    if zero_width:
+        start, end, run = zero_width[0]
+        described = _describe(run)
+        if len(zero_width) > 1:
+            lines = sorted({text.line_of(other) + 1 for other, _, _ in zero_width[1:]})
+            more = len(lines) - _MAX_LINES_NAMED
+            named = ", ".join(map(str, lines[:_MAX_LINES_NAMED])) + (f" and {more} more" if more > 0 else "")
+            described += f", and {len(zero_width) - 1} more such runs in this file (lines {named})"
+        yield _finding(text, start, end, described)
     for match in _SELECTOR_RUN.finditer(source):
         run = match.group()
         data = bytes((ord(c) - 0xFE00) if ord(c) <= 0xFE0F else (ord(c) - 0xE0100 + 16) for c in run)
