@@ -20,6 +20,7 @@ over the lines with plain string searches, linear in the text.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from typing import Callable, NamedTuple
 
@@ -35,6 +36,7 @@ MARKER = "albedo-skills-ignore"
 COMMENT_OPENERS = ("<!--", "#", "//", "/*", "--", ";", "%", "::", "REM", "rem", "'")
 # What may close the comment after the reason: removed from the reason's end.
 COMMENT_CLOSERS = ("-->", "*/")
+_CODE_WORD = re.compile(r"[A-Za-z0-9_-]+")  # one character class: linear, nothing to backtrack into
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 FENCES = ("```", "~~~")
 
@@ -127,11 +129,9 @@ def _parse(line: str, start: int) -> tuple[str | None, str | None]:
         if rest.endswith(closer):
             rest = rest[: -len(closer)].rstrip()
     body = rest.lstrip()
-    end = 0
-    while end < len(body) and (body[end].isalnum() or body[end] in "-_"):
-        end += 1
-    code = body[:end] or None
-    tail = body[end:].strip()
+    word = _CODE_WORD.match(body)
+    code = word.group() if word else None
+    tail = body[word.end() if word else 0 :].strip()
     if not tail.startswith(":"):
         return code, None
     reason = tail[1:].strip()
@@ -158,7 +158,7 @@ class _BlockEnds:
             self.next_content[number] = number if content else self.next_content[number + 1]
             if number + 1 < count and self._continues(line, lines[number + 1]):
                 self.run_end[number] = self.run_end[number + 1]
-        self._fence_ends: dict[int, int] = {}
+        self._ends: dict[int, int] = {}  # the block's last line, by the block's first
 
     def _continues(self, line: str, following: str) -> bool:
         if self.markdown:
@@ -169,14 +169,16 @@ class _BlockEnds:
         target = self.next_content[marker + 1]
         if target >= len(self.lines):
             return marker
+        if target not in self._ends:  # once per block, however many markers stack above it
+            self._ends[target] = self._block_end(target)
+        return self._ends[target]
+
+    def _block_end(self, target: int) -> int:
         if self.markdown:
             opening = self.lines[target].strip()
             fence = next((mark for mark in FENCES if opening.startswith(mark)), None)
             if fence is not None:
-                if target not in self._fence_ends:
-                    run = len(opening) - len(opening.lstrip(fence[0]))
-                    self._fence_ends[target] = self._fence_end(target, fence[0], run)
-                return self._fence_ends[target]
+                return self._fence_end(target, fence[0], len(opening) - len(opening.lstrip(fence[0])))
         return self.run_end[target]
 
     def _fence_end(self, opening: int, mark: str, run: int) -> int:
