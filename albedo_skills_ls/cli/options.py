@@ -43,14 +43,15 @@ VERBS: tuple[Verb, ...] = (
 )
 
 
-def add_catalog_options(parser: argparse.ArgumentParser, workspace_what: str = "WORKSPACE") -> None:
-    """The options every catalog-reading verb shares: WORKSPACE (the last positional, or -w DIR), --home,
-    --no-user-roots, --builtin. Call it after the verb's own positionals."""
+def add_catalog_options(parser: argparse.ArgumentParser, positional: bool = True) -> None:
+    """The options every catalog-reading verb shares: WORKSPACE (the last positional, unless the verb has
+    its own, and -w DIR), --home, --no-user-roots, --builtin. Call it after the verb's own positionals."""
     workspace_help = (
         "the workspace folder whose .albedo/skills and .agents/skills are read (default: the nearest folder "
         "from the current one upward holding .albedo/skills, .agents/skills or .git)"
     )
-    parser.add_argument("workspace", metavar=workspace_what, nargs="?", default=None, help=workspace_help)
+    if positional:
+        parser.add_argument("workspace", metavar="WORKSPACE", nargs="?", default=None, help=workspace_help)
     parser.add_argument(
         "-w", "--workspace", dest="workspace_option", metavar="DIR", default=None, help=workspace_help
     )

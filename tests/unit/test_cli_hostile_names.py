@@ -40,7 +40,7 @@ def test_text_shows_the_byte_escaped(tree):
         ".agents/skills/bad\\xffname/SKILL.md:2:7: error name-mismatch name `bad` differs from its folder "
         "`bad\\xffname`: rename one so they match\n"
     )
-    assert result.stderr.decode() == "1 skill, 1 error, 0 warnings, 0 information\n"
+    assert result.stderr.decode() == "2 skill folders examined, 1 in the catalog, 1 error, 0 warnings\n"
 
 
 def test_github_shows_the_byte_escaped(tree):

@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ...skills.model import Catalog
+    from ..checking import Findings
 
 
-def check_report(catalog: Catalog) -> dict[str, Any]:
-    """`check --format json`: the catalog's diagnostics, exactly as `catalog --format json` has them, then
-    how many of each severity were found in all and how many of those the 64-diagnostic bound left out."""
+def check_report(findings: Findings) -> dict[str, Any]:
+    """`check --format json`: every diagnostic (each as the catalog's JSON has it: absolute paths, 0-based
+    positions), then the counts the text summary prints."""
     return {
-        "diagnostics": [d.to_json() for d in catalog.diagnostics],
-        "diagnostics_dropped": catalog.diagnostics_dropped,
-        "diagnostic_counts": dict(catalog.diagnostic_counts),
-        "not_shown": dict(catalog.not_shown),
+        "diagnostics": [d.to_json() for d in findings.diagnostics],
+        "diagnostic_counts": dict(findings.counts),
+        "skill_folders_examined": findings.folders_examined,
+        "skills_in_catalog": findings.in_catalog,
     }
