@@ -72,6 +72,13 @@ def configure_hosts(parser: argparse.ArgumentParser) -> None:
         "(default: your home folder)"
     )
     parser.add_argument(
+        "--no-user-roots",
+        dest="user_roots",
+        action="store_false",
+        help="judge only the workspace's skills, every agent as if the home folder held none (as `check "
+        "--no-user-roots` reads only the workspace roots)",
+    )
+    parser.add_argument(
         "--host",
         metavar="ID",
         dest="hosts",
@@ -111,7 +118,7 @@ def run_hosts(args: argparse.Namespace) -> int:
         workspace = folder_argument(named, "workspace")
     else:
         workspace = find_workspace(os.getcwd(), home) or os.getcwd()
-    found = report(workspace, home, chosen_hosts(args.hosts))
+    found = report(workspace, home, chosen_hosts(args.hosts), user_roots=args.user_roots)
     if only is not None:
         found = _only(found, only)
     if args.format == "json":

@@ -44,7 +44,7 @@ def configure_new(parser: argparse.ArgumentParser) -> None:
         help="where to create it: agents: WORKSPACE/.agents/skills; albedo: WORKSPACE/.albedo/skills; "
         "user: ~/.agents/skills (default: agents)",
     )
-    add_catalog_options(parser)
+    add_catalog_options(parser, catalog=False)  # WORKSPACE, -w and --home say where; it reads no catalog
 
 
 def run_new(args: argparse.Namespace) -> int:
