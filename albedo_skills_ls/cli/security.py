@@ -92,16 +92,18 @@ def skill_folders(catalog: Catalog, given: list[str] | None) -> list[str]:
     return sorted({os.path.dirname(os.path.abspath(path)) for path in paths if path.endswith(suffix)})
 
 
-def with_security(catalog: Catalog, args: argparse.Namespace, given: list[str] | None) -> tuple[Catalog, Review]:
+def with_security(
+    catalog: Catalog, args: argparse.Namespace, given: list[str] | None, base: str | None
+) -> tuple[Catalog, Review]:
     """The catalog's findings plus the security reading's (every one, unbounded: `check` lists them all); with
-    `--security`, the reading's alone. Writes the baseline first when asked."""
+    `--security`, the reading's alone. Writes the baseline first when asked; its paths are relative to `base`
+    (the workspace, or the folder checked)."""
     from types import MappingProxyType
 
     from ..skills.model import count_severities
     from ..skills.security.review import review_folders
 
-    base = catalog.workspace or os.getcwd()
-    policy = policy_of(args, base)
+    policy = policy_of(args, base or catalog.workspace or os.getcwd())
     folders = skill_folders(catalog, given)
     if args.security and not folders:  # an audit that read nothing must not pass
         raise UsageError(

@@ -184,6 +184,14 @@ DESCRIPTION_TOO_LONG = _code(
     "over 1,024 characters (a block scalar's final line break not counted)",
     "Shorten it; move detail into the body.",
 )
+DESCRIPTION_PLACEHOLDER = _code(
+    "description-placeholder", WARNING,
+    "The `description` is still the placeholder a new skill starts with.",
+    "the `description` is exactly the text `albedo-skills new` and the editor's template write (`Replace this "
+    "text with what the skill does and when to use it`); the skill stays in the catalog, but the model would "
+    "read that text",
+    "Replace it with what the skill does and when to use it: the model reads it to decide when to use the skill.",
+)
 FIELD_TYPE = _code(
     "field-type", ERROR,
     "A field has the wrong type (a list or map where a string belongs).",
@@ -276,19 +284,22 @@ SYMLINK_ESCAPE = _code(
 
 CANDIDATE_LIMIT = _code(
     "candidate-limit", WARNING,
-    "More than 128 skill folders: the rest were not examined.",
-    "more than 128 candidates: says how many were not examined, from which folder on; placed on the "
-    "workspace folder (without one, on the first root that exists), never on a root that does not exist",
+    "More than 128 skill folders: the rest are left out of the catalog.",
+    "more than 128 candidate skill folders across the roots: says how many are left out of the catalog; placed "
+    "on the first one left out (its `SKILL.md`, or the folder without one). An editor does not examine the "
+    "folders left out; `albedo-skills check` examines and reports every one, and this warning still says "
+    "which are out of the catalog",
     "Remove unused skills from the roots.",
 )
 DIAGNOSTIC_LIMIT = _code(
     "diagnostic-limit", INFORMATION,
     "More than 64 diagnostics in the catalog, or 200 for one file in the editor: the rest were not shown.",
-    "more than 64 catalog diagnostics: errors are kept first, then warnings, then information (within a "
-    "severity, in sorted order); this one says how many were not shown and sits where `candidate-limit` does. "
-    "The command line's summary still counts every diagnostic, by severity. In the editor, more than 200 for "
-    "one file: the 200 most severe are shown and this one says how many more",
-    "Fix the diagnostics shown and reload to see the rest; `albedo-skills check` lists them all.",
+    "more than 64 catalog diagnostics (the catalog snapshot and the editor's catalog view): errors are kept "
+    "first, then warnings, then information (within a severity, in sorted order); this one says how many were "
+    "not shown and sits on the workspace folder (without one, on the first root that exists). In the editor, "
+    "more than 200 for one file: the 200 most severe are shown and this one says how many more. "
+    "`albedo-skills check` never bounds its report, so it never emits this code",
+    "Fix the diagnostics shown and reload to see the rest; `albedo-skills check` lists them all, in every format.",
 )
 UNREADABLE = _code(
     "unreadable", ERROR,

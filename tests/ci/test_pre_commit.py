@@ -57,7 +57,7 @@ def test_try_repo_fails_on_the_bad_skill_then_passes_once_it_is_fixed(skills_rep
     # both staged skills went to one `albedo-skills check`: the bad one's errors, and the good one counted
     assert ".agents/skills/bad/SKILL.md:1:1: error description-missing" in output, output
     assert ".agents/skills/bad/SKILL.md:2:7: error name-invalid" in output, output
-    assert "1 skill, 2 errors, 0 warnings, 0 information" in output, output
+    assert "2 skill folders examined, 1 in the catalog, 2 errors, 0 warnings" in output, output
     assert "release-notes/SKILL.md" not in output, output  # nothing to say about the good one
     assert "README.md" not in output, output  # not a SKILL.md: never passed to the hook
 
@@ -69,7 +69,7 @@ def test_try_repo_fails_on_the_bad_skill_then_passes_once_it_is_fixed(skills_rep
     output = passed.stdout + passed.stderr
     assert passed.returncode == 0, output
     assert re.search(r"albedo-skills check\.+Passed", output), output
-    assert "2 skills, 0 errors, 0 warnings, 0 information" in output, output
+    assert "2 skill folders examined, 2 in the catalog, 0 errors, 0 warnings" in output, output
 
 
 def test_check_takes_several_skill_files_in_one_report(tmp_path: Path):
@@ -84,7 +84,7 @@ def test_check_takes_several_skill_files_in_one_report(tmp_path: Path):
         ["bad/SKILL.md:1:1:", "error", "description-missing"],
         ["bad/SKILL.md:2:7:", "error", "name-invalid"],
     ]
-    assert text.stderr.strip() == "1 skill, 2 errors, 0 warnings, 0 information"
+    assert text.stderr.strip() == "2 skill folders examined, 1 in the catalog, 2 errors, 0 warnings"
     report = json.loads(
         subprocess.run([str(ALBEDO_SKILLS), "check", "--format", "json", *named], capture_output=True, text=True,
                        cwd=tmp_path).stdout

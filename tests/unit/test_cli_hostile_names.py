@@ -43,7 +43,7 @@ def test_text_shows_the_byte_escaped(tree):
     )
     # the security reading could not open the resource its name hides, and says so, the byte escaped too
     assert unread.startswith(".agents/skills/demo/references/caf\\xe9.md:1:1: warning security-not-fully-read ")
-    assert result.stderr.decode() == "1 skill, 1 error, 1 warning, 0 information\n"
+    assert result.stderr.decode() == "2 skill folders examined, 1 in the catalog, 1 error, 1 warning\n"
 
 
 def test_github_shows_the_byte_escaped(tree):

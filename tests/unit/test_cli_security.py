@@ -198,4 +198,20 @@ def test_an_audit_that_finds_no_skill_to_read_fails_instead_of_passing(tmp_path)
     (tmp_path / "home").mkdir()
     result = run_cli("check", empty, "--security", "--no-user-roots", cwd=tmp_path, home=tmp_path / "home")
     assert result.returncode == 2 and result.stdout == b""
-    assert "--security found no skill to read" in result.stderr.decode()
+    assert "downloaded holds no skill" in result.stderr.decode()
+    # a workspace whose skills root holds a folder without its SKILL.md: examined, but nothing to read
+    (tmp_path / "ws" / ".agents" / "skills" / "half-copied").mkdir(parents=True)
+    result = run_cli("check", tmp_path / "ws", "--security", "--no-user-roots", cwd=tmp_path, home=tmp_path / "home")
+    assert result.returncode == 2 and "--security found no skill to read" in result.stderr.decode()
+
+
+def test_a_downloaded_skill_folder_or_collection_is_audited_anywhere(tmp_path):
+    _ws, skill, _script = workspace(tmp_path)
+    downloads = tmp_path / "Downloads"
+    downloads.mkdir()
+    folder = skill.parent.rename(downloads / "installer")
+    for named in (folder, downloads, folder / "SKILL.md"):  # a skill folder, a folder of skills, its SKILL.md
+        result = run_cli("check", named, "--security", cwd=tmp_path, home=tmp_path / "home")
+        assert result.returncode == 1, result.stderr
+        found = [line.split(": ")[0].rsplit("/", 2)[-2:] for line in lines(result)]
+        assert found == [["installer", "SKILL.md:7:6"], ["scripts", "setup.sh:2:1"]], (named, result.stdout)

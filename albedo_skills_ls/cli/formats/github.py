@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ...skills.codes import CODES, SECURITY
 from ...skills.undecodable import undecodable_escaped
-from ..output import display_path
+from ..output import display_path, shown_message
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.model import Diagnostic
@@ -54,4 +54,4 @@ def github_annotation(diagnostic: Diagnostic) -> str:
     properties.append(("title", annotation_title(diagnostic.code)))
     joined = ",".join(f"{key}={github_escape_property(value)}" for key, value in properties)
     command = GITHUB_COMMAND.get(diagnostic.severity, "notice")
-    return f"::{command} {joined}::{github_escape_data(diagnostic.message)}"
+    return f"::{command} {joined}::{github_escape_data(shown_message(diagnostic.message))}"
