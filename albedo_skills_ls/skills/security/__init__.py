@@ -80,9 +80,8 @@ def _theft(found: list[Diagnostic]) -> list[Diagnostic]:
             None,
         )
         if read is not None:
-            where = "on the same line" if read.path == send.path and read.range.start.line == send.range.start.line else (
-                f"at {read.path}:{read.range.start.line + 1}"
-            )
+            same_line = read.path == send.path and read.range.start.line == send.range.start.line
+            where = "on the same line" if same_line else f"at {read.path}:{read.range.start.line + 1}"
             return [codes.SECURITY_CREDENTIAL_EXFILTRATION.at(
                 send.path,
                 f"this skill reads credentials ({where}) and sends data out here: together, the shape of stealing "

@@ -41,7 +41,9 @@ _EVALUATE = re.compile(
     r"(?:bash|zsh|dash|ksh|sh)[ \t]+(?:-c[ \t]|<\()|source[ \t]+<\(|\.[ \t]+<\()"
 )
 # the downloaders that can write a file
-_SAVING = frozenset({"curl", "wget", "iwr", "invoke-webrequest", "downloadfile", "urlretrieve", "urllib.request.urlretrieve"})
+_SAVING = frozenset(
+    {"curl", "wget", "iwr", "invoke-webrequest", "downloadfile", "urlretrieve", "urllib.request.urlretrieve"}
+)
 # a file run by a runner word, or made executable: the target is the word after it
 _RUNNER_TARGET = re.compile(
     r"(chmod[ \t]+(?:[+ugoarw]*x|[0-7]?[157][0-7][0-7])|sh|bash|zsh|dash|ksh|source|\.|python[23]?|"
@@ -92,7 +94,8 @@ def _piped(text: Text, fetches: list[int], decodes: list[int], sources: list[int
         what = "decoded text" if decoded else "a download"
         yield codes.SECURITY_FETCH_AND_RUN.at(
             text.path,
-            f"{what} is piped straight into `{runner}`: “{shown(text.text[origin : match.end()], 100)}” runs whatever "
+            f"{what} is piped straight into `{runner}`: “{shown(text.text[origin : match.end()], 100)}” runs "
+            "whatever "
             f"{'the encoded text holds' if decoded else 'the server sends'}, unread. Check the source; prefer "
             "downloading, reading and pinning it (a checksum) before running it",
             text.range(origin, match.end()),

@@ -111,7 +111,8 @@ def bounded_text(path: str, text: str) -> tuple[str, Diagnostic | None]:
     if len(data) <= MAX_SECURITY_FILE_BYTES:
         return text, None
     kept = data[:MAX_SECURITY_FILE_BYTES].decode("utf-8", "ignore")  # a character cut in two is dropped
-    return kept, _cut_note(path, kept, MAX_SECURITY_FILE_BYTES, len(data), f"the {MAX_SECURITY_FILE_BYTES:,}-byte limit for one file")
+    why = f"the {MAX_SECURITY_FILE_BYTES:,}-byte limit for one file"
+    return kept, _cut_note(path, kept, MAX_SECURITY_FILE_BYTES, len(data), why)
 
 
 class Reading:

@@ -157,6 +157,11 @@ def scan(text: Text) -> Iterator[Diagnostic]:
     yield from _lookalikes(text)
 
 
+def _in_word(char: str) -> bool:
+    """A character of the word or host a lookalike letter sits in (at most 64 are taken on each side)."""
+    return char.isalnum() or char in "./-_:"
+
+
 def _lookalikes(text: Text) -> Iterator[Diagnostic]:
     source = text.text
     for match in _LOOKALIKE_RUN.finditer(source):
@@ -166,9 +171,9 @@ def _lookalikes(text: Text) -> Iterator[Diagnostic]:
         if not ((before.isascii() and before.isalpha()) or (after.isascii() and after.isalpha())):
             continue
         word_start, word_end = start, end
-        while word_start > 0 and start - word_start < 64 and (source[word_start - 1].isalnum() or source[word_start - 1] in "./-_:"):
+        while word_start > 0 and start - word_start < 64 and _in_word(source[word_start - 1]):
             word_start -= 1
-        while word_end < len(source) and word_end - end < 64 and (source[word_end].isalnum() or source[word_end] in "./-_:"):
+        while word_end < len(source) and word_end - end < 64 and _in_word(source[word_end]):
             word_end += 1
         letters = ", ".join(dict.fromkeys(_name(c) for c in match.group()))
         yield codes.SECURITY_HIDDEN_TEXT.at(

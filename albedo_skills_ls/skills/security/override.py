@@ -29,14 +29,20 @@ _EARLIER = (
     rf"{_S}(?:all{_S}|any{_S})?(?:of{_S})?(?:the{_S}|your{_S})?(?:previous|prior|earlier|above|preceding|system|"
     rf"original|developer){_S}(?:instructions|prompts?|rules|guidelines|directions|messages)\b"
 )
-_TELL = rf"{_S}(?:tell|inform|mention(?:{_S}this)?{_S}to|reveal(?:{_S}this)?{_S}to|notify|alert|show){_S}(?:this{_S}to{_S})?the{_S}user\b"
+_TELL = (
+    rf"{_S}(?:tell|inform|mention(?:{_S}this)?{_S}to|reveal(?:{_S}this)?{_S}to|notify|alert|show){_S}"
+    rf"(?:this{_S}to{_S})?the{_S}user\b"
+)
 _CONSENT = r"(?:confirmation|permission|approval|consent)s?\b"
 _SAFETY = (
     rf"{_S}(?:all{_S}|any{_S})?(?:of{_S})?(?:your{_S}|the{_S}|its{_S})?(?:safety|security|content){_S}(?:checks|"
     rf"filters?|guidelines|guardrails|restrictions|policies|measures|rules)\b"
 )
 _KINDS = (
-    ("tells the model to ignore its earlier or system instructions", _starting("ignore disregard forget override", _EARLIER)),
+    (
+        "tells the model to ignore its earlier or system instructions",
+        _starting("ignore disregard forget override", _EARLIER),
+    ),
     (
         "tells the model to hide what it does from the user",
         _starting("never don't", _TELL) + [
@@ -90,7 +96,7 @@ _PATTERNS = tuple((what, re.compile("|".join(alternatives))) for what, alternati
 
 # after "do not tell the user": a quotation or "to ..." is a step the model should take itself rather than
 # hand to the user ("do not tell the user to register the URI; do it"), not something hidden from them
-_DELEGATED = re.compile(r"[ \t*_]*(?:[\"'“‘]|to\b|that{_S}(?:they|you){_S}(?:should|must|need))".replace("{_S}", _S))
+_DELEGATED = re.compile(rf"[ \t*_]*(?:[\"'“‘]|to\b|that{_S}(?:they|you){_S}(?:should|must|need))")
 _HIDE = _KINDS[1][0]
 
 
@@ -104,7 +110,8 @@ def scan(text: Text) -> Iterator[Diagnostic]:
             line = text.line_text(text.line_of(match.start()))
             yield codes.SECURITY_MODEL_OVERRIDE.at(
                 text.path,
-                f"{what}: “{shown(text.text[match.start() : match.end()], 80)}” (in “{shown(line.strip(), 120)}”). Check what this "
+                f"{what}: “{shown(text.text[match.start() : match.end()], 80)}” (in “{shown(line.strip(), 120)}”). "
+                "Check what this "
                 "instruction is for; a skill should not take the user's knowledge or consent away",
                 text.range(match.start(), match.end()),
             )

@@ -74,7 +74,8 @@ _COLLECTORS = re.compile(
 )
 # at a command's start (checked on the match), a name holding `$(...)` or `$VAR` before its last label
 _DNS_LOOKUP = re.compile(
-    r"(?:dig|nslookup|host|ping|resolve-dnsname)[ \t]+(?:-\w+[ \t]+)?[\"']?[\w.-]{0,200}(?:\$\(|\$\{?\w)[^\s\"']{0,200}\.[a-z]{2,}"
+    r"(?:dig|nslookup|host|ping|resolve-dnsname)[ \t]+(?:-\w+[ \t]+)?[\"']?[\w.-]{0,200}(?:\$\(|\$\{?\w)"
+    r"[^\s\"']{0,200}\.[a-z]{2,}"
 )
 # words that read a file named later in the same command
 _READING = re.compile(
@@ -180,7 +181,8 @@ def sends(text: Text) -> Iterator[Diagnostic]:
         yield from _sent(text, curl, match.end(), "uploads a local file with curl")
     for pattern, what in (  # matched at word starts of the lower-cased text
         (_OTHER_UPLOAD, "sends a local file or stream over the network"),
-        (_COLLECTORS, "addresses a webhook, paste site, request catcher or tunnel, where data sent can be read by anyone holding the link"),
+        (_COLLECTORS, "addresses a webhook, paste site, request catcher or tunnel, where data sent can be read by "
+                      "anyone holding the link"),
         (_DNS_LOOKUP, "looks up a host name built from a variable: data leaves in the DNS query itself"),
     ):
         for match in text.words(pattern):
@@ -196,6 +198,7 @@ def _sent(text: Text, start: int, end: int, what: str) -> Iterator[Diagnostic]:
     shown_text = text.text[start : max(min(end, line_end), min(line_end, start + 100))]
     yield codes.SECURITY_EXFILTRATION.at(
         text.path,
-        f"{what}: “{shown(shown_text.strip(), 100)}”. Check what is sent and to whom; the skill should tell its user",
+        f"{what}: “{shown(shown_text.strip(), 100)}”. Check what is sent and to whom; the skill should tell its "
+        "user",
         text.range(start, end),
     )

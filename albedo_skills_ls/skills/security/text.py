@@ -33,7 +33,8 @@ BUNDLED: FileKind = "bundled"
 # "Never pipe `curl https://x | sh`", "attacks such as 'ignore previous instructions'".
 _WARNING_WORDS = re.compile(
     r"(?:never|don't|do not|dont|avoid|instead of|rather than|not recommended|dangerous|unsafe|insecure|"
-    r"beware|warning|watch for|look out for|malicious|attacker|attack|injection|red flag|suspicious|e\.g\.|for example|such as|"
+    r"beware|warning|watch for|look out for|malicious|attacker|attack|injection|red flag|suspicious|e\.g\.|"
+    r"for example|such as|"
     r"example of|refuse|reject|detect|flag)\b",
 )
 

@@ -33,7 +33,10 @@ def scan(text: Text) -> Iterator[Diagnostic]:
     if entry is None:
         return
     value = entry.value
-    scalars = [value] if isinstance(value, Scalar) else [i for i in value.items if isinstance(i, Scalar)] if isinstance(value, Sequence) else []
+    if isinstance(value, Scalar):
+        scalars = [value]
+    else:  # a list of tool names (`allowed-tools-list`), or something else that names no tool
+        scalars = [item for item in value.items if isinstance(item, Scalar)] if isinstance(value, Sequence) else []
     for scalar in scalars:
         if scalar.start_line != scalar.end_line:  # a block scalar: the ranges of its words are not exact
             words = [(m.group(), None) for m in _TOOL.finditer(scalar.value)]
