@@ -164,3 +164,9 @@ def test_broad_shell_tools_in_a_yaml_list_are_flagged_on_the_item() -> None:
     found = _one(text, "/s/demo/SKILL.md")
     assert found.code == "security-broad-tools" and found.range == Range.of(5, 4, 5, 9)
     assert "grants `Shell`" in found.message
+
+
+def test_a_folder_that_cannot_be_read_is_reported_not_raised(tmp_path: Path) -> None:
+    found = scan_skill(tmp_path / "gone")
+    assert [(d.code, d.path) for d in found] == [("security-not-fully-read", str(tmp_path / "gone"))]
+    assert found[0].message.startswith("not read: ")

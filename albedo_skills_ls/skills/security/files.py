@@ -127,7 +127,11 @@ class Reading:
 
     def files(self) -> Iterator[ReadFile]:
         real = os.path.realpath(self.folder)
-        listing = list_resources(os.path.basename(real) or "skill", real, discovery_root=os.path.dirname(real))
+        try:
+            listing = list_resources(os.path.basename(real) or "skill", real, discovery_root=os.path.dirname(real))
+        except Refused as exc:  # gone, not a folder, or the file system root: nothing of it is read
+            self.notes.append(codes.SECURITY_NOT_FULLY_READ.at(self.display, f"not read: {exc}"))
+            return
         for note in listing["diagnostics"]:
             self._walk_note(note)
         names = listing["resources"]
