@@ -42,6 +42,8 @@ For example (\"/path/to/venv/bin/albedo-skills-ls\")."
 (defcustom albedo-skills-settings nil
   "The `albedoSkills' settings sent as initializationOptions, as a plist.
 For example (:userRoots t :logLevel \"info\"); false is :json-false.
+The security reading: (:security (:enable :json-false)) turns it off,
+(:security (:disabledCodes [\"security-broad-tools\"])) one code.
 Leave a key out to keep its default."
   :type 'plist)
 

@@ -215,12 +215,44 @@ def write_change(change: FileChange) -> Refusal | None:
 
 
 def unified_diff(change: FileChange, shown: str, shown_new: str | None = None) -> str:
-    """The change as a unified diff (`--diff`), or a rename line."""
+    """The change in the form `git apply` applies (`--diff`): `shown` and `shown_new` are the paths relative
+    to the folder it is applied in. An edit is a unified diff under a `diff --git` header; a rename is git's
+    rename header (`rename from`/`rename to`, similarity 100%), with no hunk."""
+    old = git_path(f"a/{shown}")
     if change.renamed_to is not None:
-        return f"rename {shown} -> {shown_new}\n"
+        assert shown_new is not None
+        return (
+            f"diff --git {old} {git_path(f'b/{shown_new}')}\nsimilarity index 100%\n"
+            f"rename from {git_path(shown)}\nrename to {git_path(shown_new)}\n"
+        )
     import difflib
 
     before = change.before.decode("utf-8", "surrogateescape").splitlines(keepends=True)
     after = change.after.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-    lines = difflib.unified_diff(before, after, f"a/{shown}", f"b/{shown}")
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    new = git_path(f"b/{shown}")
+    lines = difflib.unified_diff(before, after, old, new)
+    body = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    return f"diff --git {old} {new}\n{body}"
+
+
+# The characters git writes as C escapes inside a quoted path (git's quote_c_style); other bytes outside
+# printable ASCII are written as octal escapes, as git does by default (core.quotePath).
+_GIT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r"}
+
+
+def git_path(path: str) -> str:
+    """A path as git writes it in a patch: as is, or quoted with C escapes when it holds a quote, a backslash
+    or a byte outside printable ASCII (bytes that are not UTF-8 keep their value)."""
+    raw = path.encode("utf-8", "surrogateescape")
+    if all(0x20 <= byte < 0x7F and byte not in b'"\\' for byte in raw):
+        return path
+    out = []
+    for byte in raw:
+        char = chr(byte)
+        if char in _GIT_ESCAPES:
+            out.append(_GIT_ESCAPES[char])
+        elif 0x20 <= byte < 0x7F:
+            out.append(char)
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'

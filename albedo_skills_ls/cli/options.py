@@ -16,41 +16,125 @@ from .program import PROG
 
 
 class Verb(NamedTuple):
-    """One subcommand: its name, one-line help, and the module that configures and runs it."""
+    """One subcommand: its name, one-line help, the module that configures and runs it, examples of its use
+    (its `--help` lists them; a test parses each), and the shared options that mean nothing for it, each with
+    the reason its refusal gives."""
 
     name: str
     help: str
     module: str  # `albedo_skills_ls.cli.verbs.<module>` has `configure_<name>(parser)` and `run_<name>(args)`
+    examples: tuple[tuple[str, str], ...] = ()  # (command line after the program's name, what it does)
+    refuses: tuple[tuple[str, str], ...] = ()  # (shared option, why it means nothing here)
 
     def load(self) -> tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]:
         verbs = import_module(f"{__package__}.verbs.{self.module}")
         return getattr(verbs, f"configure_{self.name}"), getattr(verbs, f"run_{self.name}")
 
 
+_NO_AGENTS = "it prints Albedo's own view; `check --hosts` and the `hosts` verb show other agents'"
+
 VERBS: tuple[Verb, ...] = (
     Verb(
         "check",
-        "validate every skill under the roots, or one SKILL.md, and print the diagnostics (exit 1 on an error)",
+        "validate what PATH names (a skill folder, a SKILL.md, a skills root, a folder of skills or a workspace) "
+        "and print every finding (exit 1 on an error)",
         "check",
+        (
+            ("check", "the workspace found from the current folder upward: its two roots and the user roots"),
+            ("check .agents/skills/pdf-tools", "one skill folder (or name its SKILL.md)"),
+            ("check plugins/kit/skills", "any folder of skill folders, with Albedo's rules"),
+            ("check --no-user-roots --format sarif > albedo.sarif", "the workspace alone, for code scanning"),
+            ("check --diff > fixes.patch", "the safe fixes as a patch; `git apply fixes.patch` applies it"),
+            ("check --fix --unsafe", "apply every quick fix, then check again"),
+            ("check --hosts codex,claude-code", "also what those agents refuse"),
+        ),
     ),
-    Verb("catalog", "print the skill catalog the model and the command menu see", "catalog"),
-    Verb("commands", "list the session's commands (built-ins, then skills) as JSON", "activation"),
-    Verb("invoke", "activate a skill as the model would see it (or as the user typed it, --user)", "activation"),
-    Verb("resources", "list a skill's resource files", "activation"),
-    Verb("read", "read one bounded page of a skill's file", "activation"),
-    Verb("new", "create a valid skill skeleton NAME/SKILL.md (never overwrites)", "new"),
-    Verb("hosts", "for each SKILL.md, which other agents (Codex, Claude Code, Gemini CLI...) load it, and why not", "hosts"),
+    Verb(
+        "catalog",
+        "print the skill catalog the model and the command menu see",
+        "catalog",
+        (
+            ("catalog --format text", "a table of the skills, then the catalog's diagnostics"),
+            ("catalog --format prompt --no-user-roots", "the block the model reads, from the workspace alone"),
+        ),
+        (("--hosts", _NO_AGENTS),),
+    ),
+    Verb(
+        "commands",
+        "list the session's commands (built-ins, then skills) as JSON",
+        "activation",
+        (("commands --builtin help --builtin reload", "with only these two built-in commands"),),
+        (("--hosts", _NO_AGENTS),),
+    ),
+    Verb(
+        "invoke",
+        "activate a skill as the model would see it (or as the user typed it, --user)",
+        "activation",
+        (
+            ("invoke /pdf-tools 'fill in form.pdf'", "what the model receives when a skill is activated"),
+            ("invoke pdf-tools --user", "what the user's `/pdf-tools` would send"),
+        ),
+        (("--hosts", _NO_AGENTS),),
+    ),
+    Verb(
+        "resources",
+        "list a skill's resource files",
+        "activation",
+        (("resources pdf-tools", "the files under the skill's folder, as the model may read them"),),
+        (("--hosts", _NO_AGENTS),),
+    ),
+    Verb(
+        "read",
+        "read one bounded page of a skill's file",
+        "activation",
+        (
+            ("read pdf-tools", "the first page of its SKILL.md"),
+            ("read pdf-tools references/forms.md --offset 16384", "the next page of a resource"),
+        ),
+        (("--hosts", _NO_AGENTS),),
+    ),
+    Verb(
+        "new",
+        "create a valid skill skeleton NAME/SKILL.md (never overwrites)",
+        "new",
+        (
+            ("new release-notes", "WORKSPACE/.agents/skills/release-notes/SKILL.md"),
+            ("new release-notes --root user", "~/.agents/skills/release-notes/SKILL.md"),
+        ),
+        (
+            ("--format", "it writes one SKILL.md and prints one line naming it"),
+            ("--no-user-roots", "it reads no roots; `--root` says where the skill is written"),
+            ("--builtin", "it reads no catalog, so no command can collide"),
+            ("--hosts", "it writes a skill; `check --hosts` then says what other agents make of it"),
+        ),
+    ),
+    Verb(
+        "hosts",
+        "for each SKILL.md, which other agents (Codex, Claude Code, Gemini CLI...) load it, and why not",
+        "hosts",
+        (
+            ("hosts", "every agent's verdict on every skill of the workspace and the home folder"),
+            ("hosts --host codex,claude-code --format json", "two agents, as JSON"),
+            ("hosts .agents/skills/pdf-tools/SKILL.md --no-user-roots", "one file, the home folder's skills left out"),
+        ),
+        (
+            ("--builtin", "built-in commands are Albedo's; other agents' verdicts do not depend on them"),
+            ("--hosts", "name the agents with `--host ID` (repeat it, or separate ids with commas)"),
+        ),
+    ),
 )
 
 
-def add_catalog_options(parser: argparse.ArgumentParser, workspace_what: str = "WORKSPACE") -> None:
-    """The options every catalog-reading verb shares: WORKSPACE (the last positional, or -w DIR), --home,
-    --no-user-roots, --builtin. Call it after the verb's own positionals."""
+def add_catalog_options(parser: argparse.ArgumentParser, positional: bool = True, catalog: bool = True) -> None:
+    """The options every catalog-reading verb shares: WORKSPACE (the last positional, unless the verb has
+    its own, and -w DIR), --home, and, for a verb that reads the catalog, --no-user-roots and --builtin.
+    Call it after the verb's own positionals."""
     workspace_help = (
         "the workspace folder whose .albedo/skills and .agents/skills are read (default: the nearest folder "
         "from the current one upward holding .albedo/skills, .agents/skills or .git)"
     )
-    parser.add_argument("workspace", metavar=workspace_what, nargs="?", default=None, help=workspace_help)
+    if positional:
+        parser.add_argument("workspace", metavar="WORKSPACE", nargs="?", default=None, help=workspace_help)
     parser.add_argument(
         "-w", "--workspace", dest="workspace_option", metavar="DIR", default=None, help=workspace_help
     )
@@ -61,6 +145,8 @@ def add_catalog_options(parser: argparse.ArgumentParser, workspace_what: str = "
         help="the home folder for the user roots ~/.albedo/skills, ~/.agents/skills and ~/.prime/agent/skills "
         "(default: your home folder)",
     )
+    if not catalog:
+        return
     parser.add_argument(
         "--no-user-roots",
         dest="user_roots",
@@ -79,6 +165,11 @@ def add_catalog_options(parser: argparse.ArgumentParser, workspace_what: str = "
     )
 
 
+def add_json_format(parser: argparse.ArgumentParser) -> None:
+    """`--format json`, for the verbs that print JSON only: the shared option, with its one choice."""
+    parser.add_argument("--format", choices=("json",), default="json", help="json: the only format (default: json)")
+
+
 def _chosen_verb(argv: list[str]) -> str | None:
     """The verb a command line names: its first word that is not an option (the program's own options,
     `--help` and `--version`, take no value)."""
@@ -89,31 +180,117 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     """The parser for this command line. When it names a verb, only that verb's parser is built and
     configured (argparse builds a whole parser per verb, and a run uses one); otherwise, for `--help` or a
     misspelt verb, every verb is listed."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROG,
         description="Discover and validate Agent Skills (SKILL.md) the way Albedo does.",
-        epilog="Exit status: 0 ok, 1 `check` found an error (or a request was refused), 2 usage error, 3 a bug.",
+        epilog="Exit status: 0 ok, 1 `check` found an error (or a request was refused), 2 usage error, 3 a bug.\n"
+        f"`{PROG} VERB --help` lists a verb's options and examples.",
         formatter_class=HelpFormatter,
+        allow_abbrev=False,
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    subparsers = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+    subparsers = parser.add_subparsers(dest="verb", metavar="VERB", required=True, parser_class=Parser)
     chosen = _chosen_verb(argv)
     named = [verb for verb in VERBS if verb.name == chosen]
     for verb in named or VERBS:
-        sub = subparsers.add_parser(verb.name, help=verb.help, description=verb.help, formatter_class=HelpFormatter)
+        sub = subparsers.add_parser(
+            verb.name,
+            help=verb.help,
+            description=verb.help,
+            epilog=examples_text(verb),
+            formatter_class=HelpFormatter,
+            allow_abbrev=False,  # `--host` is not `--hosts`: an option is spelled out or refused
+        )
         if verb.name == chosen:
             configure, run = verb.load()
             configure(sub)
+            for option, why in verb.refuses:
+                refuse_option(sub, option, why)
             sub.set_defaults(run=run)
+            parser.verb_parser = sub
     return parser
 
 
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, told the terminal's width so that it does not import `shutil` (and zlib, bz2
-    and lzma with it) to ask: argparse builds one at every `add_argument`, help or not."""
+def examples_text(verb: Verb) -> str | None:
+    """The `examples:` block of a verb's `--help`."""
+    if not verb.examples:
+        return None
+    return "examples:\n" + "\n".join(f"  {PROG} {command}\n      {what}" for command, what in verb.examples)
+
+
+# The options several verbs share, and whether each takes a value (for a refusal to swallow it).
+SHARED_TAKES_VALUE = {"--format": True, "--home": True, "--no-user-roots": False, "--builtin": True, "--hosts": True}
+
+
+class _Refused(argparse.Action):
+    """A shared option given to a verb it means nothing for: a usage error that says why."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        parser.error(f"{option_string} means nothing for `{parser.prog.split()[-1]}`: {self.help_why}")
+
+
+def refuse_option(parser: argparse.ArgumentParser, option: str, why: str) -> None:
+    action = parser.add_argument(
+        option,
+        action=_Refused,
+        nargs="?" if SHARED_TAKES_VALUE[option] else 0,
+        help=argparse.SUPPRESS,
+        dest=f"refused_{option.lstrip('-').replace('-', '_')}",
+    )
+    action.help_why = why  # type: ignore[attr-defined]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, with an unknown option answered by the closest one the verb has."""
+
+    verb_parser: argparse.ArgumentParser | None = None
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def, override]
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            target = self.verb_parser or self
+            hint = _closest_option(target, extras[0])
+            target.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+        return parsed
+
+
+def _closest_option(parser: argparse.ArgumentParser, word: str) -> str:
+    """` (did you mean --hosts?)` for an option the parser lacks but has one close to, else ``."""
+    if not word.startswith("-"):
+        return ""
+    import difflib
+
+    offered = [
+        option
+        for action in parser._actions  # argparse keeps no public list of a parser's options
+        if action.help is not argparse.SUPPRESS
+        for option in action.option_strings
+    ]
+    close = difflib.get_close_matches(word.split("=", 1)[0], offered, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter, keeping the examples' lines as written, told the terminal's width so that it does
+    not import `shutil` (and zlib, bz2 and lzma with it) to ask: argparse builds one at every `add_argument`,
+    help or not."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
         super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        """Each line kept as written, a line wider than the terminal wrapped under its own indentation; an
+        example command is never wrapped."""
+        import textwrap
+
+        lines = []
+        for line in text.splitlines():
+            if line.startswith(f"  {PROG} "):  # an example command: one line, to copy as it is
+                lines.append(indent + line)
+                continue
+            hanging = indent + line[: len(line) - len(line.lstrip())]
+            lines.append(textwrap.fill(line.strip(), width, initial_indent=hanging, subsequent_indent=hanging) or indent)
+        return "\n".join(lines)
 
 
 def _help_width() -> int:

@@ -29,17 +29,81 @@ def print_json(value: Any) -> None:
     sys.stdout.buffer.flush()
 
 
-def display_path(path: str) -> str:
-    """A path for people and CI logs: relative to the current folder when beneath it, else as given."""
+class _ShownFrom:
+    """The folders paths are shown from, set once per run by the verb that knows its workspace."""
+
+    base: str | None = None  # None: the current folder
+    home: str | None = None  # paths under it are shown from `home_shown`; None: not abbreviated
+    home_shown = "~"
+    said = False  # whether `say_where_paths_are_from` has spoken
+
+
+def show_paths_from(base: str, home: str | None) -> None:
+    """From now on, `display_path` shows paths relative to `base` (the run's workspace) and those under
+    the home folder as `~/...`, or, when `home` (`--home DIR` as typed) is given, `DIR/...`: the way the home
+    folder was named."""
+    _ShownFrom.base = os.path.abspath(base)
+    _ShownFrom.home = os.path.abspath(home if home is not None else os.path.expanduser("~"))
+    _ShownFrom.home_shown = "~" if home is None else os.path.normpath(home)
+
+
+def say_where_paths_are_from(prog: str) -> None:
+    """Before the first line that shows a path: when the run's workspace is not the current folder, say on
+    stderr (once) which folder the relative paths start from."""
+    base = _ShownFrom.base
+    if base is None or _ShownFrom.said:
+        return
+    _ShownFrom.said = True
+    here = os.getcwd()
+    if base != here:
+        # the workspace above the current folder is `..` (or `../..`): a path to `cd` to
+        shown = os.path.relpath(base, here) if here.startswith(base.rstrip(os.sep) + os.sep) else path_from_here(base)
+        sys.stdout.flush()
+        print(f"{prog}: paths are relative to {printable(shown)}", file=sys.stderr)
+
+
+def path_from_here(path: str) -> str:
+    """`path` as one would type it in the current folder (for messages about the command line itself,
+    whatever folder `display_path` shows findings from)."""
     try:
-        here = os.getcwd()
+        return _shown_from(path, os.getcwd())
     except OSError:
         return path
-    if path == here:
+
+
+def display_path(path: str) -> str:
+    """A path for people and CI logs: relative to the run's workspace (or, before a verb sets one, the
+    current folder)."""
+    if _ShownFrom.base is None:
+        return path_from_here(path)
+    return _shown_from(path, _ShownFrom.base)
+
+
+def _shown_from(path: str, base: str) -> str:
+    """Relative to `base` when beneath it; under the home folder the user roots come from, `~/...` (or
+    `--home DIR` as typed, `DIR/...`); else as given."""
+    if path == base:
         return "."
-    if path.startswith(here.rstrip(os.sep) + os.sep):
-        return os.path.relpath(path, here)
+    if path.startswith(base.rstrip(os.sep) + os.sep):
+        return os.path.relpath(path, base)
+    home = _ShownFrom.home
+    if home is not None and home != os.sep and path.startswith(home + os.sep):
+        return os.path.join(_ShownFrom.home_shown, os.path.relpath(path, home))
     return path
+
+
+def shown_message(message: str) -> str:
+    """A diagnostic's message with the absolute paths it names shown as `display_path` shows them: the
+    engine writes absolute paths, which beside a relative location read as another place."""
+    import re
+
+    prefixes = [(_ShownFrom.base, ""), (_ShownFrom.home, _ShownFrom.home_shown + os.sep)]
+    for prefix, replacement in sorted(
+        ((p, r) for p, r in prefixes if p is not None and p != os.sep), key=lambda pair: -len(pair[0])
+    ):
+        # only at the start of a path: after the message start, a space, a quote, a bracket or a backtick
+        message = re.sub(r"(?<![^\s`'\"(\[])" + re.escape(prefix.rstrip(os.sep) + os.sep), replacement, message)
+    return message
 
 
 def printable(text: str) -> str:

@@ -22,9 +22,11 @@ def _skill_path(uri: str) -> str | None:
 
 
 def _checked_path(ls: AlbedoLanguageServer, uri: str) -> str | None:
-    """An open `SKILL.md` or chat buffer (a file): the documents checked live."""
+    """An open `SKILL.md`, chat buffer or file a skill bundles (a file): the documents checked live."""
     document = open_document(ls, uri)
-    return document.path if document is not None and document.kind is not None else None
+    if document is None or document.path is None:
+        return None
+    return document.path if ls.checks_live(document.path) else None
 
 
 def register(server: AlbedoLanguageServer) -> None:
@@ -42,8 +44,11 @@ def register(server: AlbedoLanguageServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: AlbedoLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
-        # Clients without file watchers still see collisions move once a SKILL.md is saved.
-        if _skill_path(params.text_document.uri) and ls.settings.enable and ls.settings.auto_reload:
+        # Clients without file watchers still see collisions move once a SKILL.md is saved, and the security
+        # reading of a file a skill bundles follow its saved text.
+        saved = uri_to_path(params.text_document.uri)
+        bundled = saved is not None and ls.settings.security and ls.bundled(saved)
+        if (_skill_path(params.text_document.uri) or bundled) and ls.settings.enable and ls.settings.auto_reload:
             ls.schedule_reload()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)

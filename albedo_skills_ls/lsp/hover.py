@@ -33,6 +33,20 @@ def agents_hover(ls: AlbedoLanguageServer, document: OpenDocument) -> types.Hove
     return types.Hover(contents=markup(ls, markdown, "hover"), range=document.to_lsp(where, ls.encoding))
 
 
+def security_hover(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> types.Hover | None:
+    """Over a security finding (in a SKILL.md or a file a skill bundles): what it is and how to silence it."""
+    from ..skills.model import Position
+    from ..skills.security.explain import findings_at, hover_markdown
+
+    assert document.path is not None
+    here = Position(position.line, document.character(position, ls.encoding))
+    found = findings_at(ls.diagnostics_for(document.path), here)
+    if not found:
+        return None
+    where = document.to_lsp(found[0].range, ls.encoding)
+    return types.Hover(contents=markup(ls, hover_markdown(found), "hover"), range=where)
+
+
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @isolated
@@ -42,12 +56,16 @@ def register(server: AlbedoLanguageServer) -> None:
             return None
         if document.kind == "chat":
             return chat.hover(ls, document, params.position)
-        if document.kind != "skill":
-            return None
-        if params.position.line == 0 and document.path is not None:
+        if document.kind == "skill" and params.position.line == 0 and document.path is not None:
             agents = agents_hover(ls, document)
             if agents is not None:
                 return agents
+        if document.path is not None and (document.kind == "skill" or ls.bundled(document.path)):
+            security = security_hover(ls, document, params.position)
+            if security is not None:
+                return security
+        if document.kind != "skill":
+            return None
         found = authoring.hover_field(
             document.text, params.position.line, document.character(params.position, ls.encoding)
         )

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import os
 import uuid
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -32,6 +32,7 @@ from .convert import path_to_uri, uri_to_path
 from .delivery import Converter, Rendering
 from .documents import Kind, open_document
 from .host_findings import HostFindings
+from .security_findings import SecurityFindings, bundling_folder, policy_of
 from .protocol import AlbedoProtocol
 from .settings import Settings
 
@@ -59,6 +60,7 @@ class AlbedoLanguageServer(LanguageServer):
         self._log_handler: ClientLogHandler | None = None
         self.ready = asyncio.Event()  # set once the first discovery finished (tests and requests wait on it)
         self.host_findings = HostFindings()  # other agents' verdicts (`albedoSkills.hosts`, the hover)
+        self.security_findings = SecurityFindings()  # the security reading (`albedoSkills.security.*`)
 
     # --- the client --------------------------------------------------------------------------------------
 
@@ -175,19 +177,43 @@ class AlbedoLanguageServer(LanguageServer):
         return self.host_findings.diagnostics(session.workspace, self.home(), self.settings.hosts)
 
     def _own_diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
-        """One file's diagnostics now: an open buffer is checked from its text, any other from the snapshot."""
+        """One file's diagnostics now: an open buffer is checked from its text, any other from the snapshot;
+        then the security reading's, of the same text."""
         if not self.settings.enable:
             return ()
         document = open_document(self, path_to_uri(path))
+        policy = policy_of(self.settings)
         if document is not None and document.kind == "skill":
-            return check_buffer(self.session_placing(path).snapshot, path, document.text)
+            own = check_buffer(self.session_placing(path).snapshot, path, document.text)
+            return by_position(own + self.security_findings.in_buffer(path, document.text, "skill", policy))
         if document is not None and document.kind == "chat":  # its `/commands`, against its folder's catalog
             return slash.check_chat(self.session_for(path).snapshot, path, document.text)
+        if document is not None and self.bundled(path):  # a file a skill bundles, open: its unsaved text
+            return self.security_findings.in_buffer(path, document.text, "bundled", policy)
+        found: tuple[Diagnostic, ...] = ()
         for session in self.sessions:
-            found = session.snapshot.file_diagnostics.get(path)
-            if found is not None:
-                return found
-        return ()
+            known = session.snapshot.file_diagnostics.get(path)
+            if known is not None:
+                found = known
+                break
+        for session in self.sessions:
+            security = self.security_on_disk(session).get(path)
+            if security:
+                return by_position(found + security)
+        return found
+
+    def security_on_disk(self, session: SkillsSession) -> Mapping[str, tuple[Diagnostic, ...]]:
+        """The security reading of a folder's workspace skills as saved, per file."""
+        return self.security_findings.on_disk(session.workspace, session.snapshot, policy_of(self.settings))
+
+    def bundled(self, path: str) -> bool:
+        """Whether `path` is a file some skill of the catalogs bundles (checked live when open)."""
+        return bundling_folder([session.snapshot for session in self.sessions], path) is not None
+
+    def checks_live(self, path: str) -> bool:
+        """Whether an open file is checked as typed: a SKILL.md, a chat buffer, or a file a skill bundles
+        while the security reading is on."""
+        return self.open_kind(path) is not None or (self.settings.security and self.bundled(path))
 
     def all_diagnostics(self) -> dict[str, tuple[Diagnostic, ...]]:
         """Every file known to any snapshot, plus open `SKILL.md` and chat buffers (first session wins shared
@@ -199,9 +225,10 @@ class AlbedoLanguageServer(LanguageServer):
             paths.update(dict.fromkeys(session.snapshot.file_diagnostics))
             if self.settings.hosts:  # files only other agents read (.claude/skills...) have findings too
                 paths.update(dict.fromkeys(self.hosts_diagnostics(session)))
+            paths.update(dict.fromkeys(self.security_on_disk(session)))  # bundled files too
         for uri in list(self.workspace.text_documents):
             path = uri_to_path(uri)
-            if path and self.open_kind(path) is not None:
+            if path and self.checks_live(path):
                 paths[path] = None
         return {path: self.diagnostics_for(path) for path in paths}
 
@@ -235,6 +262,7 @@ class AlbedoLanguageServer(LanguageServer):
         pull; then announce `albedoSkills/catalogChanged`, after every diagnostic it implies was sent.
         "What changed" is what the client would receive, not the engine's values (`delivery`)."""
         self.host_findings.clear()  # the disk or the settings changed: other agents' verdicts are read again
+        self.security_findings.clear()  # and the security reading of the files as saved
         if self.pull_diagnostics:
             if self.client.diagnostic_refresh:
                 self.workspace_diagnostic_refresh(None)
@@ -418,6 +446,10 @@ class AlbedoLanguageServer(LanguageServer):
             log.warning("could not register file watchers: %s", exc)
         self.ready.set()
         self.refresh_diagnostics("initialized")
+
+
+def by_position(found: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
+    return tuple(sorted(found, key=lambda diagnostic: diagnostic.sort_key))
 
 
 def summary_line(snapshots: list[Catalog]) -> str:

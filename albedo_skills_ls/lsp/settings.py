@@ -31,6 +31,10 @@ class Settings:
     log_level: str = "info"
     # other agents whose refusals become diagnostics (skills/hosts/ ids); none by default: no new noise
     hosts: tuple[str, ...] = ()
+    # the security reading of the workspace's skills (and of any open SKILL.md or bundled file), and the
+    # security codes turned off within it
+    security: bool = True
+    security_disabled_codes: tuple[str, ...] = ()
     problems: tuple[str, ...] = field(default=(), compare=False)
 
     def discovery_key(self) -> tuple[Any, ...]:
@@ -74,6 +78,17 @@ def _hosts(value: Any) -> tuple[str, ...]:
     return names
 
 
+def _security_codes(value: Any) -> tuple[str, ...]:
+    from ..skills.security.review import security_codes
+
+    names = _names(value)
+    known = security_codes()
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"unknown security code {', '.join(unknown)}; expected codes among {', '.join(known)}")
+    return names
+
+
 def _level(value: Any) -> str:
     if value not in LOG_LEVELS:
         raise ValueError(f"expected one of {', '.join(LOG_LEVELS)}")
@@ -90,7 +105,12 @@ _KEYS = {
     "chat.filePatterns": ("chat_file_patterns", _names),
     "logLevel": ("log_level", _level),
     "hosts": ("hosts", _hosts),
+    "security.enable": ("security", _bool),
+    "security.disabledCodes": ("security_disabled_codes", _security_codes),
 }
+
+
+_GROUPS = {name.split(".", 1)[0] for name in _KEYS if "." in name}  # `chat`, `security`: objects of settings
 
 
 def _flatten(raw: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -111,7 +131,7 @@ def section_of(options: Any) -> dict[str, Any] | None:
         inner = options.get(SECTION)
         if isinstance(inner, dict):
             return inner
-        if any(key in _KEYS or key == "chat" for key in options):
+        if any(key in _KEYS or key in _GROUPS for key in options):
             return options
     return None
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 from . import codes, limits
 from .model import Diagnostic, Root, Scope
 from .paths import child, is_within
-from .skill_file import os_reason, unreadable
+from .skill_file import SKILL_FILE, os_reason, unreadable
 
 # (relative location, scope), in precedence order
 WORKSPACE_ROOTS: tuple[tuple[str, Scope], ...] = ((".albedo/skills", "workspace"), (".agents/skills", "workspace"))
@@ -92,18 +92,22 @@ def list_candidates(roots: list[tuple[str, Scope]], found: list[Diagnostic]) -> 
     return described, candidates
 
 
-def bound_candidates(candidates: list[Candidate], notes_path: str) -> tuple[list[Candidate], list[Diagnostic]]:
-    """The first MAX_CANDIDATES candidates, and the `candidate-limit` note (on `notes_path`) when there were
-    more."""
+def bound_candidates(candidates: list[Candidate]) -> tuple[list[Candidate], list[Candidate], list[Diagnostic]]:
+    """(in the catalog, left out, notes): the first MAX_CANDIDATES candidates, the others, and the
+    `candidate-limit` note when there were more. The note sits on the first folder left out (its `SKILL.md`
+    when it has one), where a reader sees which skill the bound cut."""
     if len(candidates) <= limits.MAX_CANDIDATES:
-        return candidates, []
+        return candidates, [], []
     skipped = candidates[limits.MAX_CANDIDATES :]
+    first = skipped[0].folder
+    skill_file = child(first, SKILL_FILE)
     note = codes.CANDIDATE_LIMIT.at(
-        notes_path,
-        f"{len(skipped)} skill folder(s) were not examined, from {skipped[0].folder} on: discovery stops after "
-        f"{limits.MAX_CANDIDATES} candidates; remove unused skills",
+        skill_file if os.path.lexists(skill_file) else first,
+        f"{len(skipped)} skill folder(s) are left out of the catalog, from this one on: Albedo's catalog "
+        f"holds the first {limits.MAX_CANDIDATES} skill folders of its roots; remove unused skills "
+        "(`albedo-skills check` still validates every one)",
     )
-    return candidates[: limits.MAX_CANDIDATES], [note]
+    return candidates[: limits.MAX_CANDIDATES], skipped, [note]
 
 
 def broken_link(path: str) -> Diagnostic | None:

@@ -3,7 +3,7 @@
 Rules emit entries of this registry (`NAME_MISMATCH.at(path, message, range)`), never bare strings, so a code
 cannot be emitted without being described. Everything else about a code is derived from here: the command
 line's SARIF rule metadata, the quick-fix set (`FIXABLE`), and the table in docs/diagnostics.md, which
-`python -m albedo_skills_ls.skills.codes --markdown > docs/diagnostics.md` writes and a test compares.
+`python -m albedo_skills_ls.skills.codes_doc --markdown > docs/diagnostics.md` writes and a test compares.
 
 Adding a code: add an entry below (in the order the docs should list it), emit it from its rule module,
 write a test that makes the engine emit it, and regenerate docs/diagnostics.md. tests/unit/test_codes.py
@@ -12,7 +12,6 @@ fails if any of the four is missing.
 
 from __future__ import annotations
 
-import sys
 from typing import NamedTuple
 
 from .model import ERROR, FILE_START, INFORMATION, WARNING, Diagnostic, Range, Related, Severity
@@ -29,6 +28,11 @@ class Code(NamedTuple):
     when: str  # exactly when it fires (Markdown): the docs table
     help: str  # what to do about it (Markdown)
     fixable: bool = False  # an editor quick fix exists (skills/authoring/fixes.py)
+    # "skill" (the Agent Skills format, discovery) or "security" (what the skill would have the model or a
+    # script do: skills/security/); formats and settings select codes by it
+    category: str = "skill"
+    # GitHub code scanning's 0.0-10.0 score (a string, as SARIF's `security-severity` property), security only
+    security_severity: str | None = None
 
     @property
     def doc_anchor(self) -> str:
@@ -179,6 +183,14 @@ DESCRIPTION_TOO_LONG = _code(
     "over 1,024 characters (a block scalar's final line break not counted)",
     "Shorten it; move detail into the body.",
 )
+DESCRIPTION_PLACEHOLDER = _code(
+    "description-placeholder", WARNING,
+    "The `description` is still the placeholder a new skill starts with.",
+    "the `description` is exactly the text `albedo-skills new` and the editor's template write (`Replace this "
+    "text with what the skill does and when to use it`); the skill stays in the catalog, but the model would "
+    "read that text",
+    "Replace it with what the skill does and when to use it: the model reads it to decide when to use the skill.",
+)
 FIELD_TYPE = _code(
     "field-type", ERROR,
     "A field has the wrong type (a list or map where a string belongs).",
@@ -271,19 +283,22 @@ SYMLINK_ESCAPE = _code(
 
 CANDIDATE_LIMIT = _code(
     "candidate-limit", WARNING,
-    "More than 128 skill folders: the rest were not examined.",
-    "more than 128 candidates: says how many were not examined, from which folder on; placed on the "
-    "workspace folder (without one, on the first root that exists), never on a root that does not exist",
+    "More than 128 skill folders: the rest are left out of the catalog.",
+    "more than 128 candidate skill folders across the roots: says how many are left out of the catalog; placed "
+    "on the first one left out (its `SKILL.md`, or the folder without one). An editor does not examine the "
+    "folders left out; `albedo-skills check` examines and reports every one, and this warning still says "
+    "which are out of the catalog",
     "Remove unused skills from the roots.",
 )
 DIAGNOSTIC_LIMIT = _code(
     "diagnostic-limit", INFORMATION,
     "More than 64 diagnostics in the catalog, or 200 for one file in the editor: the rest were not shown.",
-    "more than 64 catalog diagnostics: errors are kept first, then warnings, then information (within a "
-    "severity, in sorted order); this one says how many were not shown and sits where `candidate-limit` does. "
-    "The command line's summary still counts every diagnostic, by severity. In the editor, more than 200 for "
-    "one file: the 200 most severe are shown and this one says how many more",
-    "Fix the diagnostics shown and reload to see the rest; `albedo-skills check` lists them all.",
+    "more than 64 catalog diagnostics (the catalog snapshot and the editor's catalog view): errors are kept "
+    "first, then warnings, then information (within a severity, in sorted order); this one says how many were "
+    "not shown and sits on the workspace folder (without one, on the first root that exists). In the editor, "
+    "more than 200 for one file: the 200 most severe are shown and this one says how many more. "
+    "`albedo-skills check` never bounds its report, so it never emits this code",
+    "Fix the diagnostics shown and reload to see the rest; `albedo-skills check` lists them all, in every format.",
 )
 UNREADABLE = _code(
     "unreadable", ERROR,
@@ -353,58 +368,111 @@ HOST_BUDGET = _code(
     "Shorten the longest descriptions, or remove skills that agent does not need.",
 )
 
+# --- security: what the skill would have the model or a script do (skills/security/) -------------------------
+# Read from SKILL.md and every file the skill bundles, never run; docs/security.md says what each one means.
+
+SECURITY = "security"
+
+SECURITY_HIDDEN_TEXT = _code(
+    "security-hidden-text", WARNING,
+    "Invisible or deceptive characters: text a reader does not see but a model or shell reads.",
+    "a bidirectional control (U+202A-202E, U+2066-2069), a zero-width character outside an emoji sequence, a "
+    "Unicode tag character (U+E0000-E007F; the message decodes the hidden text), or a letter from another "
+    "script that looks like a Latin one inside a command or URL (the message names each character)",
+    "Read the text the message shows made visible; remove the characters unless you know why they are there.",
+    category=SECURITY, security_severity="8.0",
+)
+SECURITY_FETCH_AND_RUN = _code(
+    "security-fetch-and-run", WARNING,
+    "Code is downloaded and run in one step.",
+    "a download piped into a shell or interpreter (`curl URL | sh`), a download later made executable or "
+    "run (`wget URL` ... `chmod +x` ... `./file`, up to 20 lines apart), `iex (iwr URL)`, `eval` of a "
+    "download or of base64-decoded text; in prose, code spans and code fences alike; a line that warns "
+    "against it (`never`, `don't`, `avoid`) is not one",
+    "Check that you trust the source named; prefer a pinned release with a checksum, or vendor the script "
+    "into the skill where it can be read.",
+    category=SECURITY, security_severity="8.0",
+)
+SECURITY_ENCODED_PAYLOAD = _code(
+    "security-encoded-payload", WARNING,
+    "A long base64 or hex string decodes to a script, a shell command or an executable.",
+    "a base64 (at least 40 characters) or hex (at least 40 digits) run whose decoded start (at most 64 KiB "
+    "decoded, never run) is an executable header (ELF, PE `MZ`, Mach-O), a `#!` line, or shell or "
+    "PowerShell commands; the message shows the start of the decoded text",
+    "Decode it yourself and read it; a skill has no reason to hide a script from its reader.",
+    category=SECURITY, security_severity="7.5",
+)
+SECURITY_CREDENTIAL_READ = _code(
+    "security-credential-read", WARNING,
+    "The text reads credentials or secrets.",
+    "a path to SSH keys (`~/.ssh/id_*`), cloud credentials (`~/.aws/credentials`, gcloud, `~/.kube/config`, "
+    "`~/.docker/config.json`, `~/.netrc`, `~/.npmrc`, `~/.pypirc`), browser profiles or the keychain, a "
+    "`.env` file being read, or an environment variable named like a token, secret, password or key being "
+    "read; a line that warns against it is not one",
+    "Check why the skill needs that secret and where it goes next.",
+    category=SECURITY, security_severity="6.0",
+)
+SECURITY_EXFILTRATION = _code(
+    "security-exfiltration", WARNING,
+    "The text sends local data out: a file or the environment uploaded, or data to a collection endpoint.",
+    "a file or the environment posted or uploaded (`curl -d @file`, `-F x=@file`, `--upload-file`, "
+    "`nc host port <`, `Invoke-RestMethod -InFile`), any request to a webhook, paste or request-catcher "
+    "site, or a lookup of a host name built from a variable (DNS exfiltration)",
+    "Check what is sent and to whom; a skill should say so to its user.",
+    category=SECURITY, security_severity="6.5",
+)
+SECURITY_CREDENTIAL_EXFILTRATION = _code(
+    "security-credential-exfiltration", WARNING,
+    "One skill both reads credentials and sends data out.",
+    "a skill with at least one `security-credential-read` and one `security-exfiltration` (placed on the "
+    "sending line; related information points at the read)",
+    "Treat the skill as stealing secrets until you have read both places and know they are unrelated.",
+    category=SECURITY, security_severity="9.0",
+)
+SECURITY_MODEL_OVERRIDE = _code(
+    "security-model-override", WARNING,
+    "Text tells the model to act against its user.",
+    "text addressed to the model that tells it to ignore earlier or system instructions, hide a step from "
+    "the user, skip confirmation, disable safety checks, or pretend to be something else; a line that "
+    "quotes such text as an example of an attack is not one",
+    "Read the instruction: a skill may set a tone, but not take control away from the user.",
+    category=SECURITY, security_severity="7.0",
+)
+SECURITY_BROAD_TOOLS = _code(
+    "security-broad-tools", WARNING,
+    "`allowed-tools` grants an unrestricted shell.",
+    "`allowed-tools` names `Bash`, `Bash(*)`, `Shell`, `PowerShell` or another shell tool without a command "
+    "pattern, so every command the skill asks for runs without the agent asking the user",
+    "Narrow it to the commands the skill needs, such as `Bash(git status:*)`, or remove it so the agent asks.",
+    category=SECURITY, security_severity="5.0",
+)
+SECURITY_BUNDLED_BINARY = _code(
+    "security-bundled-binary", WARNING,
+    "The skill bundles an executable or compiled file no one can read.",
+    "a file whose first bytes are an executable header (ELF, PE `MZ`, Mach-O, Java class, WebAssembly, "
+    "Python bytecode) or named `.exe`, `.dll`, `.so`, `.dylib`, `.jar`, `.class`, `.pyc`, `.wasm`, `.msi`",
+    "Replace it with source the reader can check, or with a documented install step from a trusted source.",
+    category=SECURITY, security_severity="6.0",
+)
+SECURITY_NOT_FULLY_READ = _code(
+    "security-not-fully-read", WARNING,
+    "Part of the skill was not read by the security reading, so it was not checked.",
+    "a file over 1 MiB (the rest is unread), a file that is not UTF-8 text and not a known image, font or "
+    "document format, an archive, or the skill over 512 files, 2,048 entries or 16 levels; the message says "
+    "what was left out and why",
+    "Read the part named yourself, or keep the skill's files small, textual and few.",
+    category=SECURITY, security_severity="5.0",
+)
+# silencing (skills/security/suppression.py): a marker that silences nothing says why
+SECURITY_IGNORE_INVALID = _code(
+    "security-ignore-invalid", WARNING,
+    "An `albedo-skills-ignore` marker names no security code or gives no reason, so it silences nothing.",
+    "a comment holding `albedo-skills-ignore` names no code, a code that is not a security code, or no reason "
+    "after a `:`; the finding it meant to silence is still reported",
+    "Write `albedo-skills-ignore CODE: why this is safe` (in Markdown inside `<!-- -->`, in a script after "
+    "`#`), with the code of the finding on the next line or block.",
+    category=SECURITY, security_severity="3.0",
+)
+
 # The codes an editor quick fix exists for (skills/authoring/fixes.py offers one per diagnostic of these).
 FIXABLE: frozenset[str] = frozenset(code.id for code in CODES.values() if code.fixable)
-
-
-# --- docs/diagnostics.md ------------------------------------------------------------------------------------
-
-_DOC_HEAD = """\
-# Diagnostic codes
-
-<!-- Generated from albedo_skills_ls/skills/codes.py by
-     `python -m albedo_skills_ls.skills.codes --markdown > docs/diagnostics.md`; a test checks it. -->
-
-Every diagnostic has a stable `code`, a severity, a message that says what to do, and an exact range
-(0-based code points in the engine; UTF-16, or the negotiated `positionEncoding`, over LSP; 1-based on the
-command line). An `error` leaves the skill out of the catalog; a `warning` or `information` keeps it.
-A code whose "what to do" ends in "Quick fix." has an editor code action that applies it.
-
-| code | severity | when | what to do |
-| --- | --- | --- | --- |
-"""
-
-_DOC_TAIL = """
-`skills.resources` reports skipped entries with `symlink-escape`, `resource-loop`, `unreadable`,
-`resource-not-regular` (FIFOs, sockets, devices), `resource-name` (a file name that is not UTF-8) and
-`resource-limit` (512 files, 2,048 entries or 16 levels reached); there `symlink-escape` and `unreadable`
-are warnings about one entry, not errors of the skill.
-"""
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def markdown() -> str:
-    """The whole of docs/diagnostics.md: one row per code, in registry order, each with its anchor."""
-    rows = []
-    for entry in CODES.values():
-        fix = " Quick fix." if entry.fixable else ""
-        rows.append(
-            f'| <a id="{entry.id}"></a>`{entry.id}` | {entry.severity} | {_cell(entry.when)} | '
-            f"{_cell(entry.help)}{fix} |\n"
-        )
-    return _DOC_HEAD + "".join(rows) + _DOC_TAIL
-
-
-def main(argv: list[str]) -> int:
-    if argv != ["--markdown"]:
-        print("usage: python -m albedo_skills_ls.skills.codes --markdown > docs/diagnostics.md", file=sys.stderr)
-        return 2
-    sys.stdout.write(markdown())
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

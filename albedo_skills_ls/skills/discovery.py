@@ -13,7 +13,7 @@ import stat
 from typing import Iterable
 
 from .candidates import USER_ROOTS, WORKSPACE_ROOTS, Candidate, bound_candidates, list_candidates, root_paths
-from .model import Catalog, Diagnostic
+from .model import Catalog, Diagnostic, Scope
 from .paths import child, resolves_within
 from .references import check_references
 from .rules import ParsedSkill, check_document
@@ -110,25 +110,36 @@ def discover(
     user_roots: bool = True,
     builtins: Iterable[str] = DEFAULT_BUILTINS,
     cache: ParseCache | None = None,
+    roots: list[tuple[str, Scope]] | None = None,
+    examine_all: bool = False,
 ) -> Catalog:
     """Run discovery over the roots and return the immutable snapshot.
 
     `workspace` None means no workspace roots (a session with no folder). `home` defaults to the user's.
-    A `cache` makes a rebuild reuse parses of unchanged files.
+    A `cache` makes a rebuild reuse parses of unchanged files. `roots` replaces the five roots with the
+    folders given (`check PATH` on one skills root, or on any folder of skill folders).
 
     The steps: list the candidates of every root, examine each (at most MAX_CANDIDATES), pick the
-    winner of each name, then bound the diagnostics into the snapshot.
+    winner of each name, then bound the diagnostics into the snapshot. `examine_all` (the command line's
+    `check`) also examines the candidates past MAX_CANDIDATES, for their own findings: they stay out of
+    the catalog (no winner, no collision), so the bound keeps meaning what the catalog holds, but no skill
+    passes unexamined.
     """
     builtin_names = tuple(dict.fromkeys(builtins))
     found: list[Diagnostic] = []  # every finding, from every step
-    roots, candidates = list_candidates(root_paths(workspace, home, user_roots), found)
-    notes_path = limit_note_path(workspace, roots)
-    candidates, limit_notes = bound_candidates(candidates, notes_path)
-    valid, examined = _examine(candidates, cache, found)
+    listed, candidates = list_candidates(root_paths(workspace, home, user_roots) if roots is None else roots, found)
+    notes_path = limit_note_path(workspace, listed)
+    in_catalog, left_out, limit_notes = bound_candidates(candidates)
+    valid, examined = _examine(in_catalog, cache, found)
+    if examine_all and left_out:
+        examined += _examine(left_out, cache, found)[1]
     if cache is not None:
         cache.keep_only(examined)
     skills = pick_winners(valid, builtin_names, found)
-    return bounded_catalog(workspace, roots, skills, builtin_names, found, examined, limit_notes, notes_path)
+    folders = len(in_catalog) + (len(left_out) if examine_all else 0)
+    return bounded_catalog(workspace, listed, skills, builtin_names, found, examined, limit_notes, notes_path)._replace(
+        folders_examined=folders
+    )
 
 
 def _examine(

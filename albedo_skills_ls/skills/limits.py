@@ -48,3 +48,13 @@ MAX_HOST_SKILL_FILES = 10_000  # files named SKILL.md (any letter case) judged p
 # parser composes nodes recursively and overflows the stack (a crash, not an error) near 30,000 levels
 MAX_HOST_YAML_NESTING = 1_000
 MAX_PLUGIN_MANIFEST_BYTES = 64 * 1024  # a Codex `.codex-plugin/plugin.json` read for its name; larger: not read
+
+# The security reading (skills/security/): what it reads of a skill, and how far each pattern looks
+MAX_SECURITY_FILE_BYTES = 1024 * 1024  # bytes of one file read; the rest is reported as not read
+MAX_SECURITY_TOTAL_BYTES = 16 * 1024 * 1024  # bytes read across one skill; later files are reported as not read
+SECURITY_WINDOW_CHARS = 512  # characters after a trigger word a pattern examines (keeps every scan linear)
+SECURITY_FOLLOW_LINES = 20  # lines after a download in which running the downloaded file counts as one step
+MIN_ENCODED_CHARS = 40  # shortest base64 or hex run decoded
+MAX_DECODED_BYTES = 64 * 1024  # bytes of one encoded run decoded (its start; never run)
+MAX_SECURITY_FINDINGS_PER_FILE = 200  # findings kept per file and code family (then one note says how many more)
+MAX_BASELINE_BYTES = 16 * 1024 * 1024  # a `check --baseline` file read (a baseline of every finding is far smaller)

@@ -200,7 +200,8 @@ class Catalog(NamedTuple):
     diagnostics). `file_diagnostics` maps every examined `SKILL.md` (and folder) path to all of its own
     diagnostics, for editors that show them per file. `diagnostic_counts` counts every diagnostic found
     (those beyond the bound and the limit notes included) by severity, and `not_shown` those the bound left
-    out of `diagnostics`, so a summary can be true about what it does not list.
+    out of `diagnostics`, so a summary can be true about what it does not list. `folders_examined` counts
+    the skill folders examined (valid or not), so a summary can tell them from the skills in the catalog.
     """
 
     workspace: str | None
@@ -212,6 +213,7 @@ class Catalog(NamedTuple):
     file_diagnostics: MappingProxyType[str, tuple[Diagnostic, ...]] = MappingProxyType({})
     diagnostic_counts: MappingProxyType[str, int] = NO_COUNTS
     not_shown: MappingProxyType[str, int] = NO_COUNTS
+    folders_examined: int = 0  # skill folders whose SKILL.md (or its absence) was examined: the candidates
 
     def skill(self, name: str) -> Skill | None:
         for skill in self.skills:

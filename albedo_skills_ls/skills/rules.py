@@ -32,6 +32,9 @@ HOST_SPECIFIC_FIELDS = (
     "paths",
 )
 STRING_FIELDS = ("name", "description", "license", "compatibility", "allowed-tools")
+# The description a new skill starts with (`albedo-skills new`, the editor's template): a skill that still has
+# it would tell the model nothing, so it is a warning until replaced.
+PLACEHOLDER_DESCRIPTION = "Replace this text with what the skill does and when to use it"
 
 NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 NAME_CHARACTER = re.compile(r"[a-z0-9-]")
@@ -243,6 +246,13 @@ def check_frontmatter(
             checker.add(
                 codes.DESCRIPTION_MISSING,
                 "`description` is blank: say what the skill does and when to use it",
+                description_node.range,
+            )
+        elif description.strip() == PLACEHOLDER_DESCRIPTION:
+            checker.add(
+                codes.DESCRIPTION_PLACEHOLDER,
+                "`description` is still the placeholder of a new skill: replace it with what the skill does and "
+                "when to use it (the model reads it to decide when to use the skill)",
                 description_node.range,
             )
         elif (length := description_length(description)) > limits.MAX_DESCRIPTION_CHARS:

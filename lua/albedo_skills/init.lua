@@ -25,7 +25,7 @@ M.DEFAULT_CMD = { "albedo-skills-ls" }
 M.defaults = {
   cmd = M.DEFAULT_CMD,
   root_markers = M.ROOT_MARKERS,
-  settings = { albedoSkills = {} },
+  settings = { albedoSkills = {} }, -- passed through: e.g. { albedoSkills = { security = { enable = false } } }
   init_options = nil, -- default: { albedoSkills = settings.albedoSkills }
   capabilities = nil, -- default: vim.lsp.protocol.make_client_capabilities()
   on_attach = nil, -- function(client, bufnr), called after ours

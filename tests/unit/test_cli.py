@@ -14,6 +14,7 @@ from cli_helpers import EXAMPLES, REPO, run_cli, valid, write_skill
 from albedo_skills_ls import __version__
 from albedo_skills_ls.cli import github_annotation, github_escape_data, github_escape_property
 from albedo_skills_ls.skills.discovery import DEFAULT_BUILTINS
+from albedo_skills_ls.skills.limits import MAX_CANDIDATES, MAX_DIAGNOSTICS
 from albedo_skills_ls.skills.model import Diagnostic, Range
 
 # --- helpers ---------------------------------------------------------------------------------------------
@@ -105,19 +106,21 @@ def test_usage_errors_exit_2(args, tmp_path):
 
 
 def test_missing_workspace_exits_2(tmp_path):
-    for verb in ("check", "catalog"):
+    missing = str(tmp_path / "nowhere")
+    for verb, what in (("check", ""), ("catalog", "workspace ")):
         result = run_cli(verb, tmp_path / "nowhere")
         assert result.returncode == 2
         assert result.stdout == b""
-        missing = str(tmp_path / "nowhere")
-        assert result.stderr.decode() == f"albedo-skills: error: workspace {missing!r} does not exist\n"
+        assert result.stderr.decode() == f"albedo-skills: error: {what}{missing!r} does not exist\n"
 
 
 def test_workspace_that_is_a_file_exits_2(tmp_path):
     (tmp_path / "file.txt").write_text("not a folder")
     result = run_cli("check", tmp_path / "file.txt")
     assert result.returncode == 2
-    assert b"is not a directory" in result.stderr
+    assert result.stderr.decode() == (
+        f"albedo-skills: error: {str(tmp_path / 'file.txt')!r} is not a folder, nor a file named SKILL.md\n"
+    )
 
 
 def test_missing_home_exits_2_unless_user_roots_are_off(tmp_path):
@@ -137,7 +140,7 @@ def test_check_exit_0_when_clean(tmp_path):
     result = run_cli("check", tmp_path / "ws", "--home", tmp_path / "home")
     assert result.returncode == 0
     assert result.stdout == b""
-    assert result.stderr.decode() == "2 skills, 0 errors, 0 warnings, 0 information\n"
+    assert result.stderr.decode() == "2 skill folders examined, 2 in the catalog, 0 errors, 0 warnings\n"
 
 
 def test_check_exit_0_with_only_warnings(tmp_path):
@@ -146,14 +149,18 @@ def test_check_exit_0_with_only_warnings(tmp_path):
     assert result.returncode == 0
     assert b"warning field-unknown" in result.stdout
     assert "did you mean `description`" in result.stdout.decode()
-    assert result.stderr.decode() == "1 skill, 0 errors, 1 warning, 0 information\n"
+    assert result.stderr.decode() == (
+        f"albedo-skills: paths are relative to {tmp_path / 'ws'}\n"
+        "1 skill folder examined, 1 in the catalog, 0 errors, 1 warning\n"
+    )
 
 
 def test_check_exit_1_on_error_and_catalog_still_exits_0(mixed_tree):
     ws, home = mixed_tree / "ws", mixed_tree / "home"
-    result = run_cli("check", ws, "--home", home)
+    result = run_cli("check", ws, "--home", home, cwd=ws)
     assert result.returncode == 1
-    assert result.stderr.decode() == "3 skills, 1 error, 1 warning, 0 information\n"
+    # four folders examined, three skills in the catalog: beta's error keeps it out
+    assert result.stderr.decode() == "4 skill folders examined, 3 in the catalog, 1 error, 1 warning\n"
     for fmt in ("json", "sarif", "github"):
         assert run_cli("check", ws, "--home", home, "--format", fmt).returncode == 1
     for fmt in ("json", "text", "prompt"):
@@ -174,8 +181,8 @@ def test_text_positions_are_the_engine_range_plus_one(tmp_path):
     assert len(text) == len(engine) == 2
     for line, diagnostic in zip(text, engine):
         start = diagnostic["range"]["start"]
-        assert line == (
-            f"{diagnostic['path']}:{start['line'] + 1}:{start['character'] + 1}: "
+        assert line == (  # the text format shows paths relative to the workspace
+            f"{os.path.relpath(diagnostic['path'], ws)}:{start['line'] + 1}:{start['character'] + 1}: "
             f"{diagnostic['severity']} {diagnostic['code']} {diagnostic['message']}"
         )
     field_type = next(d for d in engine if d["code"] == "field-type")
@@ -183,15 +190,30 @@ def test_text_positions_are_the_engine_range_plus_one(tmp_path):
     assert ":4:15: error field-type " in text[0]
     mismatch = next(d for d in engine if d["code"] == "name-mismatch")
     assert mismatch["range"]["start"] == {"line": 2, "character": 6}
-    assert text[1] == f"{mismatch['path']}:3:7: error name-mismatch {mismatch['message']}"
+    assert text[1] == f"{os.path.relpath(mismatch['path'], ws)}:3:7: error name-mismatch {mismatch['message']}"
 
 
-def test_text_paths_are_relative_to_the_current_folder(tmp_path):
-    write_skill(workspace_root(tmp_path), "beta", "name: gamma\ndescription: x\n")
-    inside = run_cli("check", "ws", "--no-user-roots", cwd=tmp_path).stdout.decode()
-    assert inside.startswith(os.path.join("ws", ".agents", "skills", "beta", "SKILL.md") + ":2:7: error name-mismatch ")
-    elsewhere = run_cli("check", tmp_path / "ws", "--no-user-roots", cwd=REPO).stdout.decode()
-    assert elsewhere.startswith(str(tmp_path / "ws" / ".agents" / "skills" / "beta" / "SKILL.md") + ":2:7:")
+def test_text_paths_and_the_paths_in_messages_are_relative_to_the_workspace(tmp_path):
+    write_skill(workspace_root(tmp_path, ".albedo"), "dup", valid("dup"))
+    write_skill(workspace_root(tmp_path), "dup", valid("dup"))
+    write_skill(home_root(tmp_path), "dup", valid("dup"))
+    hidden = "warning collision skill `dup` is hidden by .albedo/skills/dup/SKILL.md"
+    expected = [  # in the engine's order: by absolute path, and the home folder sorts first here
+        f"~/.agents/skills/dup/SKILL.md:2:7: {hidden} (workspace skills win over user skills): rename one of them",
+        f".agents/skills/dup/SKILL.md:2:7: {hidden} (an earlier root wins): rename one of them",
+    ]
+    for cwd, shown in ((tmp_path, "ws"), (tmp_path / "ws" / ".agents", ".."), (REPO, str(tmp_path / "ws"))):
+        result = run_cli("check", tmp_path / "ws", cwd=cwd, home=tmp_path / "home")  # $HOME: shown as ~
+        assert result.stdout.decode().splitlines() == expected
+        assert result.stderr.decode().splitlines()[0] == f"albedo-skills: paths are relative to {shown}"
+    github = run_cli("check", "ws", "--home", "home", "--format", "github", cwd=tmp_path)  # shown as typed
+    assert github.stdout.decode().splitlines()[0].startswith("::warning file=home/.agents/skills/dup/SKILL.md,")
+    assert github.stdout.decode().splitlines()[1] == (
+        "::warning file=.agents/skills/dup/SKILL.md,line=2,col=7,endLine=2,endColumn=9,title=collision::"
+        "skill `dup` is hidden by .albedo/skills/dup/SKILL.md (an earlier root wins): rename one of them"
+    )
+    at_home = run_cli("check", "--no-user-roots", cwd=tmp_path / "ws")  # run in the workspace: no note
+    assert at_home.stderr.decode() == "2 skill folders examined, 1 in the catalog, 0 errors, 1 warning\n"
 
 
 def test_text_escapes_control_characters(tmp_path):
@@ -203,34 +225,59 @@ def test_text_escapes_control_characters(tmp_path):
     assert "red\\x1b[31m\\nline" in out
 
 
-def test_an_error_after_the_diagnostic_bound_is_shown_and_counted(tmp_path):
-    # decisions.md section 7: the bound keeps errors first, the summary counts everything found and says
-    # how many of each severity were not shown, and a run that exits 1 names an error
+def test_check_reports_every_finding_in_every_format_past_the_catalog_bound(tmp_path):
+    # the catalog keeps MAX_DIAGNOSTICS (what an editor and a model read); `check`, which CI trusts, drops none
     root = workspace_root(tmp_path)
-    for index in range(70):  # 70 warnings sort before the error
+    for index in range(MAX_DIAGNOSTICS + 6):  # 70 warnings sort before the error
         write_skill(root, f"a{index:02d}", valid(f"a{index:02d}") + "desciption: typo\n")
     write_skill(root, "zz", "name: zz\n")
-    ws = tmp_path / "ws"
+    ws, total = tmp_path / "ws", MAX_DIAGNOSTICS + 7
+    catalog = catalog_json(ws, "--no-user-roots")
+    assert catalog["diagnostics_dropped"] == 7  # the catalog's own bound is unchanged
     report = json.loads(run_cli("check", ws, "--no-user-roots", "--format", "json").stdout)
-    assert report["diagnostics_dropped"] == 7
-    assert [d["code"] for d in report["diagnostics"] if d["severity"] == "error"] == ["description-missing"]
-    assert [d["code"] for d in report["diagnostics"]].count("diagnostic-limit") == 1
-    assert report["diagnostic_counts"] == {"error": 1, "warning": 70, "information": 1}
-    assert report["not_shown"] == {"error": 0, "warning": 7, "information": 0}
-    result = run_cli("check", ws, "--no-user-roots")
+    assert len(report["diagnostics"]) == total
+    assert [d["code"] for d in report["diagnostics"]].count("field-unknown") == total - 1
+    assert "diagnostic-limit" not in {d["code"] for d in report["diagnostics"]}
+    assert report["diagnostic_counts"] == {"error": 1, "warning": total - 1, "information": 0}
+    assert (report["skill_folders_examined"], report["skills_in_catalog"]) == (total, total - 1)
+    sarif = json.loads(run_cli("check", ws, "--no-user-roots", "--format", "sarif").stdout)
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == [d["code"] for d in report["diagnostics"]]
+    github = run_cli("check", "ws", "--no-user-roots", "--format", "github", cwd=tmp_path)
+    assert len(github.stdout.decode().splitlines()) == total
+    assert github.stdout.decode().splitlines()[-1].startswith("::error file=.agents/skills/zz/SKILL.md,")
+    result = run_cli("check", "--no-user-roots", cwd=ws)
     assert result.returncode == 1
-    assert "error description-missing" in result.stdout.decode()
-    assert result.stderr.decode() == "70 skills, 1 error, 70 warnings (7 not shown), 1 information\n"
+    assert len(result.stdout.decode().splitlines()) == total
+    assert result.stderr.decode() == f"{total} skill folders examined, {total - 1} in the catalog, 1 error, {total - 1} warnings\n"
 
 
-def test_the_limit_note_is_annotated_on_the_workspace_folder(tmp_path):
-    root = workspace_root(tmp_path)  # .agents/skills; .albedo/skills does not exist
-    for index in range(65):
-        (root / f"f{index:02d}").mkdir(parents=True)
-    result = run_cli("check", "ws", "--no-user-roots", "--format", "github", cwd=tmp_path)
-    (note,) = [line for line in result.stdout.decode().splitlines() if "title=diagnostic-limit" in line]
-    assert note.startswith("::notice file=ws,")
-    assert ".albedo" not in result.stdout.decode()
+@pytest.mark.parametrize("extra", [0, 1])
+def test_check_examines_the_skill_folders_past_the_catalog_bound(tmp_path, extra):
+    # at the bound nothing is left out; one past it, the last folder is still examined (its error fails the
+    # run) and `candidate-limit` sits on its file, not on the workspace
+    root = workspace_root(tmp_path)
+    for index in range(MAX_CANDIDATES - 1):
+        write_skill(root, f"s{index:03d}", valid(f"s{index:03d}"))
+    write_skill(root, "y-last-in", valid("y-last-in"))
+    if extra:
+        write_skill(root, "z-left-out", "name: Z\n")
+    result = run_cli("check", "--no-user-roots", cwd=tmp_path / "ws")
+    folders = MAX_CANDIDATES + extra
+    if not extra:
+        assert result.returncode == 0 and result.stdout == b""
+        assert result.stderr.decode() == f"{folders} skill folders examined, {MAX_CANDIDATES} in the catalog, 0 errors, 0 warnings\n"
+        return
+    assert result.returncode == 1
+    left_out = ".agents/skills/z-left-out/SKILL.md"
+    assert result.stdout.decode().splitlines() == [
+        f"{left_out}:1:1: warning candidate-limit 1 skill folder(s) are left out of the catalog, from this one on: "
+        f"Albedo's catalog holds the first {MAX_CANDIDATES} skill folders of its roots; remove unused skills "
+        "(`albedo-skills check` still validates every one)",
+        f"{left_out}:1:1: error description-missing add a `description`: what the skill does and when to use it",
+        f"{left_out}:2:7: error name-invalid name `Z` has 'Z' at position 1; use only lowercase ASCII letters, "
+        "digits and `-`",
+    ]
+    assert result.stderr.decode() == f"{folders} skill folders examined, {MAX_CANDIDATES} in the catalog, 2 errors, 1 warning\n"
 
 
 # --- check: json, sarif, github ---------------------------------------------------------------------------
@@ -240,10 +287,15 @@ def test_check_json_is_the_catalog_diagnostics(mixed_tree):
     ws, home = mixed_tree / "ws", mixed_tree / "home"
     report = json.loads(run_cli("check", ws, "--home", home, "--format", "json").stdout)
     catalog = catalog_json(ws, "--home", home)
-    assert list(report) == ["diagnostics", "diagnostics_dropped", "diagnostic_counts", "not_shown"]
-    assert report["diagnostics"] == catalog["diagnostics"]
-    assert report["diagnostics_dropped"] == catalog["diagnostics_dropped"] == 0
+    assert list(report) == [
+        "diagnostics", "diagnostic_counts", "skill_folders_examined", "skills_in_catalog", "silenced"
+    ]
+    assert report["diagnostics"] == catalog["diagnostics"]  # under the bound, the same diagnostics, same bytes
+    assert catalog["diagnostics_dropped"] == 0
+    assert report["silenced"] == []  # no security finding in this tree
     assert [d["code"] for d in report["diagnostics"]] == ["name-mismatch", "field-unknown"]
+    assert report["diagnostic_counts"] == {"error": 1, "warning": 1, "information": 0}
+    assert (report["skill_folders_examined"], report["skills_in_catalog"]) == (4, 3)
 
 
 def test_sarif_structure(mixed_tree):
@@ -271,7 +323,9 @@ def test_sarif_structure(mixed_tree):
         assert result["ruleId"] == diagnostic["code"]
         assert driver["rules"][result["ruleIndex"]]["id"] == diagnostic["code"]
         assert result["level"] == levels[diagnostic["severity"]]
-        assert result["message"]["text"] == diagnostic["message"]
+        # messages name paths as the text format does: relative to the workspace, the home folder as typed
+        shown = diagnostic["message"].replace(f"{ws}/", "").replace(f"{home}/", f"{home}/")
+        assert result["message"]["text"] == shown
         (location,) = result["locations"]
         artifact = location["physicalLocation"]["artifactLocation"]
         path = Path(diagnostic["path"])
@@ -329,11 +383,11 @@ def test_github_format_end_to_end(tmp_path):
     assert lines[-1] == "" and len(lines) == 3
     warning, error = lines[0], lines[1]
     assert warning.startswith(
-        "::warning file=ws/.agents/skills/alpha/SKILL.md,line=4,col=1,endLine=4,endColumn=12,title=field-unknown::"
+        "::warning file=.agents/skills/alpha/SKILL.md,line=4,col=1,endLine=4,endColumn=12,title=field-unknown::"
     )
     assert "unknown field `50%25,%0Amore`" in warning
     assert error.startswith(
-        "::error file=ws/.agents/skills/b%2Cc%3Ad/SKILL.md,line=2,col=7,endLine=2,endColumn=9,title=name-mismatch::"
+        "::error file=.agents/skills/b%2Cc%3Ad/SKILL.md,line=2,col=7,endLine=2,endColumn=9,title=name-mismatch::"
     )
 
 
@@ -540,17 +594,19 @@ def test_examples_catalog():
 def test_examples_check_as_the_readme_runs_it():
     result = run_cli("check", "examples/workspace", "--home", "examples/home", cwd=REPO)
     assert result.returncode == 1
-    assert result.stderr.decode() == "5 skills, 1 error, 1 warning, 2 information\n"
+    assert result.stderr.decode() == (
+        "albedo-skills: paths are relative to examples/workspace\n"
+        "7 skill folders examined, 5 in the catalog, 1 error, 1 warning, 2 information\n"
+    )
     lines = result.stdout.decode().splitlines()
-    assert lines == [
+    assert lines == [  # the home folder's paths as --home was typed; the workspace's relative to it
         "examples/home/.agents/skills/changelog/SKILL.md:2:7: warning collision skill `changelog` is hidden by "
-        f"{EXAMPLES}/workspace/.agents/skills/changelog/SKILL.md (workspace skills win over user skills): "
-        "rename one of them",
-        "examples/workspace/.agents/skills/pdf-forms/SKILL.md:2:7: error name-mismatch name `pdf-form` differs "
+        ".agents/skills/changelog/SKILL.md (workspace skills win over user skills): rename one of them",
+        ".agents/skills/pdf-forms/SKILL.md:2:7: error name-mismatch name `pdf-form` differs "
         "from its folder `pdf-forms`: rename one so they match",
-        "examples/workspace/.agents/skills/release-notes/SKILL.md:6:1: information field-host-specific "
+        ".agents/skills/release-notes/SKILL.md:6:1: information field-host-specific "
         "`argument-hint` is defined by other hosts; Albedo ignores this field",
-        "examples/workspace/.albedo/skills/model/SKILL.md:2:7: information command-collision `/model` is a "
+        ".albedo/skills/model/SKILL.md:2:7: information command-collision `/model` is a "
         "built-in command, so this skill is reachable as `/skill:model`",
     ]
     table = run_cli("catalog", "examples/workspace", "--home", "examples/home", "--format", "text", cwd=REPO)

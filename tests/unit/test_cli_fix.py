@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
-from cli_helpers import run_cli, valid, write_skill
+from cli_helpers import HANG_GUARD_SECONDS, run_cli, valid, write_skill
 
 
 def root_of(tmp_path: Path) -> Path:
@@ -44,7 +45,7 @@ def test_a_misspelt_key_is_renamed_and_only_its_bytes_change(tmp_path):
     stderr = result.stderr.decode().splitlines()
     assert stderr[0] == ".agents/skills/alpha/SKILL.md:3:1: fixed field-unknown: Rename `desciption` to `description`"
     assert stderr[1] == "albedo-skills: fixed 1 problem in 1 file"
-    assert stderr[-1] == "2 skills, 0 errors, 0 warnings, 0 information"
+    assert stderr[-1] == "2 skill folders examined, 2 in the catalog, 0 errors, 0 warnings"
     assert result.stdout == b""
 
 
@@ -92,6 +93,7 @@ def test_diff_shows_the_edits_and_writes_nothing(tmp_path):
     assert safe.returncode == 1  # the exit status is the check's, of the files as they are
     assert snapshot(path) == original
     assert safe.stdout.decode() == (
+        "diff --git a/.agents/skills/tools/SKILL.md b/.agents/skills/tools/SKILL.md\n"
         "--- a/.agents/skills/tools/SKILL.md\n"
         "+++ b/.agents/skills/tools/SKILL.md\n"
         "@@ -1,6 +1,6 @@\n"
@@ -157,7 +159,7 @@ def test_a_list_of_allowed_tools_is_joined(tmp_path):
         "license: MIT\n---\n# Body\n\nDo the thing.\n"
     )
     assert b"fixed allowed-tools-list" in result.stderr
-    assert result.stderr.decode().splitlines()[-1] == "1 skill, 0 errors, 0 warnings, 0 information"
+    assert result.stderr.decode().splitlines()[-1] == "1 skill folder examined, 1 in the catalog, 0 errors, 0 warnings"
 
 
 def test_a_lower_case_skill_file_is_renamed(tmp_path):
@@ -165,13 +167,16 @@ def test_a_lower_case_skill_file_is_renamed(tmp_path):
     folder.mkdir(parents=True)
     (folder / "skill.md").write_text("---\nname: alpha\ndescription: Does a thing.\n---\n")
     diff = run_cli("check", tmp_path, "--no-user-roots", "--diff", cwd=tmp_path)
-    assert diff.stdout.decode() == "rename .agents/skills/alpha/skill.md -> .agents/skills/alpha/SKILL.md\n"
+    assert diff.stdout.decode() == (  # git's rename header, which `git apply` applies
+        "diff --git a/.agents/skills/alpha/skill.md b/.agents/skills/alpha/SKILL.md\nsimilarity index 100%\n"
+        "rename from .agents/skills/alpha/skill.md\nrename to .agents/skills/alpha/SKILL.md\n"
+    )
     assert os.listdir(folder) == ["skill.md"]
     result = fix(tmp_path)
     assert result.returncode == 0, result.stderr
     assert os.listdir(folder) == ["SKILL.md"]
     assert "fixed skill-file-missing: Rename `skill.md` to `SKILL.md`" in result.stderr.decode()
-    assert result.stderr.decode().splitlines()[-1] == "1 skill, 0 errors, 0 warnings, 0 information"
+    assert result.stderr.decode().splitlines()[-1] == "1 skill folder examined, 1 in the catalog, 0 errors, 0 warnings"
 
 
 def test_fix_leaves_the_user_roots_alone(tmp_path):
@@ -188,3 +193,48 @@ def test_fix_leaves_the_user_roots_alone(tmp_path):
     ) in result.stderr.decode().splitlines()
     alone = run_cli("check", "home/.agents/skills/mine/SKILL.md", "--fix", cwd=tmp_path)
     assert alone.returncode == 0 and "license: MIT" in mine.read_text()
+
+
+def git(repository: Path, *words: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", *words],
+        cwd=repository, capture_output=True, timeout=HANG_GUARD_SECONDS,
+    )
+
+
+def test_the_diff_is_a_patch_git_apply_applies(tmp_path):
+    # edits (a key renamed, a list joined in a CRLF file, a file without a final line break), a rename, and
+    # paths git must quote: run from a subfolder, the patch is relative to the workspace, where git applies it
+    repository = tmp_path / "repo"
+    root = root_of(repository)
+    write_skill(root, "alpha", valid("alpha") + "licence: MIT\n", body="# Alpha")
+    (root / "beta").mkdir(parents=True)
+    (root / "beta" / "skill.md").write_text("---\nname: beta\ndescription: Does b. Use when asked.\n---\n")
+    spaced = root / "g a" / "SKILL.md"
+    spaced.parent.mkdir()
+    spaced.write_bytes(b"---\r\nname: g a\r\ndescription: G.\r\nallowed-tools:\r\n  - Read\r\n  - Grep\r\n---\r\n")
+    write_skill(root, "d\u00e9lta", "name: d\u00e9lta\ndescription: D.\nlicence: MIT\n")
+    (repository / "src").mkdir()
+    assert git(repository, "init", "-q", ".").returncode == 0
+    assert git(repository, "add", "-A").returncode == 0
+    assert git(repository, "commit", "-qm", "skills").returncode == 0
+    patch = run_cli("check", "--no-user-roots", "--diff", cwd=repository / "src")
+    assert patch.stderr.decode().splitlines() == [
+        "albedo-skills: paths are relative to ..",
+        "albedo-skills: 4 fixes in 4 files would be applied; nothing was written",
+    ]
+    text = patch.stdout.decode()
+    assert "rename from .agents/skills/beta/skill.md\nrename to .agents/skills/beta/SKILL.md\n" in text
+    assert 'diff --git "a/.agents/skills/d\\303\\251lta/SKILL.md" "b/.agents/skills/d\\303\\251lta/SKILL.md"\n' in text
+    (tmp_path / "fixes.patch").write_bytes(patch.stdout)
+    checked = git(repository, "apply", "--check", str(tmp_path / "fixes.patch"))
+    assert checked.returncode == 0, checked.stderr
+    assert git(repository, "apply", str(tmp_path / "fixes.patch")).returncode == 0
+    assert (root / "alpha" / "SKILL.md").read_text().endswith("license: MIT\n---\n# Alpha")  # no final break kept
+    assert sorted(os.listdir(root / "beta")) == ["SKILL.md"]
+    assert spaced.read_bytes() == b"---\r\nname: g a\r\ndescription: G.\r\nallowed-tools: Read Grep\r\n---\r\n"
+    # what is left is what no safe fix can change: the two invalid names
+    after = run_cli("check", "--no-user-roots", "--diff", cwd=repository)
+    assert after.stdout == b""
+    left = run_cli("check", "--no-user-roots", cwd=repository).stdout.decode().splitlines()
+    assert [line.split(": error ")[1].split()[0] for line in left] == ["name-invalid", "name-invalid"]

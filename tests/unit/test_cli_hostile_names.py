@@ -36,11 +36,14 @@ def check(tree: Path, fmt: str):
 def test_text_shows_the_byte_escaped(tree):
     result = check(tree, "text")
     assert result.returncode == 1  # the misnamed skill is an error, not a crash
-    assert result.stdout.decode("utf-8") == (
+    mismatch, unread = result.stdout.decode("utf-8").splitlines()
+    assert mismatch == (
         ".agents/skills/bad\\xffname/SKILL.md:2:7: error name-mismatch name `bad` differs from its folder "
-        "`bad\\xffname`: rename one so they match\n"
+        "`bad\\xffname`: rename one so they match"
     )
-    assert result.stderr.decode() == "1 skill, 1 error, 0 warnings, 0 information\n"
+    # the security reading could not open the resource its name hides, and says so, the byte escaped too
+    assert unread.startswith(".agents/skills/demo/references/caf\\xe9.md:1:1: warning security-not-fully-read ")
+    assert result.stderr.decode() == "2 skill folders examined, 1 in the catalog, 1 error, 1 warning\n"
 
 
 def test_github_shows_the_byte_escaped(tree):
@@ -54,7 +57,7 @@ def test_json_is_utf8_with_replacement_characters(tree, verb, fmt):
     result = run_cli(verb, tree, "--no-user-roots", "--format", fmt)
     assert result.returncode == (1 if verb == "check" else 0), result.stderr
     data = json.loads(result.stdout.decode("utf-8"))  # strict UTF-8: no surrogate reached the bytes
-    (finding,) = data["diagnostics"]
+    (finding,) = [d for d in data["diagnostics"] if d["code"] == "name-mismatch"]
     assert finding["path"] == str(tree / ".agents" / "skills" / "bad\ufffdname" / "SKILL.md")
     assert "`bad\ufffdname`" in finding["message"]
     if verb == "catalog":
@@ -65,7 +68,7 @@ def test_sarif_uri_keeps_the_true_bytes(tree):
     result = check(tree, "sarif")
     assert result.returncode == 1
     log = json.loads(result.stdout.decode("utf-8"))
-    (finding,) = log["runs"][0]["results"]
+    (finding,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "name-mismatch"]
     assert finding["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == ".agents/skills/bad%FFname/SKILL.md"
     assert "\ufffd" in finding["message"]["text"]
 

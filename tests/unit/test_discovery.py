@@ -719,10 +719,10 @@ def test_one_candidate_over_the_bound_skips_the_last_in_precedence_order_across_
     diag = only(catalog.diagnostics, "candidate-limit")
     assert len(catalog.diagnostics) == 1
     assert diag.severity == WARNING
-    assert diag.path == str(layout.workspace)  # decisions.md section 7: limit notes sit on the workspace
-    assert diag.message.startswith("1 skill folder")
-    assert str(layout.roots[2] / "aaa") in diag.message
-    assert str(MAX_CANDIDATES) in diag.message
+    # on the first skill left out, where a reader sees which skill the bound cut
+    assert diag.path == str(layout.roots[2] / "aaa" / "SKILL.md")
+    assert diag.message.startswith("1 skill folder(s) are left out of the catalog, from this one on")
+    assert f"the first {MAX_CANDIDATES} skill folders" in diag.message
 
 
 def test_candidates_within_a_root_are_taken_in_sorted_order(layout: Layout):
@@ -731,8 +731,7 @@ def test_candidates_within_a_root_are_taken_in_sorted_order(layout: Layout):
     assert catalog.skill("a-early") is not None
     assert catalog.skill("b-late") is None and catalog.skill("c-later") is None
     diag = only(catalog.diagnostics, "candidate-limit")
-    assert diag.path == str(layout.workspace)
-    assert str(layout.roots[4] / "b-late") in diag.message
+    assert diag.path == str(layout.roots[4] / "b-late" / "SKILL.md")
     assert diag.message.startswith("2 skill folder")
 
 
@@ -741,7 +740,22 @@ def test_skipped_candidates_are_not_read_at_all(layout: Layout):
     write_skill(layout.root(1), "broken", "name: Broken\n")  # would give diagnostics if it were examined
     catalog = layout.discover()
     assert codes(catalog.diagnostics) == ["candidate-limit"]
-    assert str(layout.roots[1] / "broken" / "SKILL.md") not in catalog.file_diagnostics
+    # the broken skill's own findings are absent: only the note that it was left out sits on it
+    assert codes(catalog.file_diagnostics[str(layout.roots[1] / "broken" / "SKILL.md")]) == ["candidate-limit"]
+    assert catalog.folders_examined == MAX_CANDIDATES
+
+
+def test_examine_all_checks_the_folders_past_the_bound_but_keeps_them_out_of_the_catalog(layout: Layout):
+    _fill(layout, {0: [f"w-{i:03d}" for i in range(MAX_CANDIDATES)]})
+    write_skill(layout.root(1), "broken", "name: Broken\n")
+    write_skill(layout.root(1), "fine", "name: fine\ndescription: Fine. Use when asked.\n")
+    catalog = discovery.discover(str(layout.workspace), str(layout.home), examine_all=True)
+    assert catalog.folders_examined == MAX_CANDIDATES + 2
+    assert len(catalog.skills) == MAX_CANDIDATES and catalog.skill("fine") is None  # the bound still holds
+    broken = str(layout.roots[1] / "broken" / "SKILL.md")
+    assert sorted(codes(catalog.file_diagnostics[broken])) == ["candidate-limit", "description-missing", "name-invalid"]
+    assert only(catalog.file_diagnostics[broken], "candidate-limit").message.startswith("2 skill folder(s)")
+    assert codes(catalog.file_diagnostics[str(layout.roots[1] / "fine" / "SKILL.md")]) == []
 
 
 # --------------------------------------------------------------------------------- diagnostic bound
@@ -871,5 +885,6 @@ def test_without_a_workspace_limit_notes_sit_on_an_existing_root(layout: Layout)
     for i in range(MAX_CANDIDATES + 1):
         (root / f"f-{i:03d}").mkdir()
     catalog = discovery.discover(None, str(layout.home))
-    for code in ("diagnostic-limit", "candidate-limit"):
-        assert only(catalog.diagnostics, code).path == str(root)
+    assert only(catalog.diagnostics, "diagnostic-limit").path == str(root)
+    # a folder left out without a SKILL.md: the note sits on the folder itself
+    assert only(catalog.diagnostics, "candidate-limit").path == str(root / f"f-{MAX_CANDIDATES:03d}")

@@ -19,7 +19,8 @@ PACKAGE_DIR = os.path.dirname(albedo_skills_ls.__file__)
 # the assembly on top. A core module that imported a feature would bring the cycle back.
 LSP_CORE = {
     f"{PACKAGE}.lsp.{name}"
-    for name in ("server", "documents", "convert", "delivery", "settings", "client", "protocol", "host_findings")
+    for name in ("server", "documents", "convert", "delivery", "settings", "client", "protocol", "host_findings",
+                 "security_findings")
 }
 LSP_ASSEMBLY = {f"{PACKAGE}.lsp.{name}" for name in ("app", "main", "transport", "redaction")}
 

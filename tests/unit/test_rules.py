@@ -190,6 +190,21 @@ def test_blank_description_is_description_missing_on_the_value(block, where):
     assert not parsed.valid
 
 
+def test_the_new_skill_placeholder_is_a_warning_on_the_description_that_keeps_the_skill():
+    from albedo_skills_ls.skills.authoring.fields import template
+    from albedo_skills_ls.skills.model import Position, Range
+
+    parsed = check_document(template("demo") + "# Demo\n", "/ws/demo/SKILL.md", "demo")
+    diag = only(parsed.diagnostics, "description-placeholder")
+    assert len(parsed.diagnostics) == 1 and parsed.valid and parsed.name == "demo"
+    assert diag.severity == WARNING
+    assert diag.range == Range(Position(2, 13), Position(2, 13 + len("Replace this text with what the skill does and when to use it")))
+    assert diag.message.startswith("`description` is still the placeholder of a new skill: replace it")
+    # the same words inside a real description are no placeholder
+    edited = check(fm(NAME, "description: Replace this text with what the skill does and when to use it. Use when asked."))
+    assert edited.diagnostics == ()
+
+
 def test_description_at_the_bound_is_valid():
     text = "d" * limits.MAX_DESCRIPTION_CHARS
     parsed = check(fm(NAME, f"description: {text}"))

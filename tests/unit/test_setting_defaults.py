@@ -26,4 +26,13 @@ def test_package_json_defaults_equal_the_servers():
             expected = ""
         assert schema_default == expected, name
         compared.append(name)
-    assert len(compared) == len(_KEYS) == 9
+    assert len(compared) == len(_KEYS) == 11
+
+
+def test_the_schema_offers_exactly_the_registered_security_codes():
+    """`albedoSkills.security.disabledCodes` lists its choices in package.json; the registry is the source."""
+    from albedo_skills_ls.skills.security.review import security_codes
+
+    configuration = json.loads(PACKAGE.read_text(encoding="utf-8"))["contributes"]["configuration"]
+    properties = (configuration if isinstance(configuration, dict) else configuration[0])["properties"]
+    assert properties["albedoSkills.security.disabledCodes"]["items"]["enum"] == list(security_codes())

@@ -25,6 +25,7 @@ export interface ServerSettings {
   chat: { languageIds: string[]; filePatterns: string[] };
   logLevel: LogLevelName;
   hosts: string[];
+  security: { enable: boolean; disabledCodes: string[] };
 }
 
 /** The server's settings plus the ones only the extension reads (how to start the server). */
@@ -46,6 +47,7 @@ export function defaultSettings(): ExtensionSettings {
     },
     logLevel: 'info',
     hosts: [],
+    security: { enable: true, disabledCodes: [] },
     server: { path: [], pythonPath: '' },
   };
 }
@@ -61,6 +63,8 @@ export const SETTING_KEYS = [
   'chat.filePatterns',
   'logLevel',
   'hosts',
+  'security.enable',
+  'security.disabledCodes',
   'server.path',
   'server.pythonPath',
 ] as const;
@@ -135,6 +139,9 @@ export function readSettings(raw: unknown): ReadSettings {
     take('chat.filePatterns', isNames, 'a list of non-empty strings') ?? settings.chat.filePatterns;
   settings.logLevel = take('logLevel', isLogLevel, `one of ${LOG_LEVELS.join(', ')}`) ?? settings.logLevel;
   settings.hosts = take('hosts', isNames, 'a list of agent ids') ?? settings.hosts;
+  settings.security.enable = take('security.enable', isBoolean, 'true or false') ?? settings.security.enable;
+  settings.security.disabledCodes =
+    take('security.disabledCodes', isNames, 'a list of security codes') ?? settings.security.disabledCodes;
   settings.server.path =
     take('server.path', isNames, 'a list of non-empty strings (the command and its arguments)') ??
     settings.server.path;
@@ -150,6 +157,7 @@ export function initializationOptions(settings: ExtensionSettings): { albedoSkil
       ...serverSettings,
       builtinCommands: [...serverSettings.builtinCommands],
       hosts: [...serverSettings.hosts],
+      security: { enable: serverSettings.security.enable, disabledCodes: [...serverSettings.security.disabledCodes] },
       chat: { languageIds: [...serverSettings.chat.languageIds], filePatterns: [...serverSettings.chat.filePatterns] },
     },
   };

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...skills.codes import CODES, SECURITY
 from ...skills.undecodable import undecodable_escaped
-from ..output import display_path
+from ..output import display_path, shown_message
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.model import Diagnostic
@@ -24,6 +25,15 @@ def github_escape_data(text: str) -> str:
 
 def github_escape_property(text: str) -> str:
     return github_escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation_title(code_id: str) -> str:
+    """The annotation's title: the code, and for the security category its name and GitHub's 0-10 score
+    (`security-fetch-and-run (security, severity 8.0)`), so a reader of the log tells the two kinds apart."""
+    code = CODES.get(code_id)
+    if code is None or code.category != SECURITY:
+        return code_id
+    return f"{code_id} ({SECURITY}, severity {code.security_severity})"
 
 
 def github_annotation(diagnostic: Diagnostic) -> str:
@@ -41,7 +51,7 @@ def github_annotation(diagnostic: Diagnostic) -> str:
     ]
     if end.line == start.line:
         properties.append(("endColumn", str(max(end.character, start.character + 1))))
-    properties.append(("title", diagnostic.code))
+    properties.append(("title", annotation_title(diagnostic.code)))
     joined = ",".join(f"{key}={github_escape_property(value)}" for key, value in properties)
     command = GITHUB_COMMAND.get(diagnostic.severity, "notice")
-    return f"::{command} {joined}::{github_escape_data(diagnostic.message)}"
+    return f"::{command} {joined}::{github_escape_data(shown_message(diagnostic.message))}"

@@ -5,15 +5,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ...skills.model import Catalog
+    from ...skills.security.suppression import Silenced
+    from ..checking import Findings
 
 
-def check_report(catalog: Catalog) -> dict[str, Any]:
-    """`check --format json`: the catalog's diagnostics, exactly as `catalog --format json` has them, then
-    how many of each severity were found in all and how many of those the 64-diagnostic bound left out."""
+def check_report(findings: Findings, silenced: tuple[Silenced, ...] = ()) -> dict[str, Any]:
+    """`check --format json`: every diagnostic (each as the catalog's JSON has it: absolute paths, 0-based
+    positions), the security reading's among them; the counts the text summary prints; then the security
+    findings silenced, each with `silenced: {by, reason}` (by a marker, the baseline, or turned off), which
+    the counts leave out."""
     return {
-        "diagnostics": [d.to_json() for d in catalog.diagnostics],
-        "diagnostics_dropped": catalog.diagnostics_dropped,
-        "diagnostic_counts": dict(catalog.diagnostic_counts),
-        "not_shown": dict(catalog.not_shown),
+        "diagnostics": [d.to_json() for d in findings.diagnostics],
+        "diagnostic_counts": dict(findings.counts),
+        "skill_folders_examined": findings.folders_examined,
+        "skills_in_catalog": findings.in_catalog,
+        "silenced": [item.to_json() for item in silenced],
     }

@@ -6,11 +6,11 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ... import __version__
-from ...skills.codes import CODES
+from ...skills.codes import CODES, SECURITY, Code
 from ..program import PROG
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ...skills.model import Catalog
+    from ...skills.model import Diagnostic
 
 # The engine's severities as SARIF levels.
 SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note"}
@@ -31,20 +31,35 @@ def sarif_rule(code_id: str) -> dict[str, Any]:
         "fullDescription": {"text": f"Reported when {code.when}.", "markdown": f"Reported when {code.when}."},
         "help": {"text": code.help, "markdown": code.help},
         "defaultConfiguration": {"level": SARIF_LEVEL[code.severity]},
-        "properties": {"quickFix": code.fixable},
+        "properties": rule_properties(code),
     }
 
 
-def sarif_log(catalog: Catalog) -> dict[str, Any]:
-    """One SARIF run: the rules for the codes used, one result per catalog diagnostic.
+def rule_properties(code: Code) -> dict[str, Any]:
+    """A rule's property bag. A security code is tagged `security` with its `security-severity`, the two
+    properties GitHub code scanning reads to file the alert as a security one and score it."""
+    properties: dict[str, Any] = {"quickFix": code.fixable}
+    if code.category == SECURITY:
+        properties["tags"] = [SECURITY]
+        properties["security-severity"] = code.security_severity
+    return properties
+
+
+def sarif_log(diagnostics: tuple[Diagnostic, ...], workspace: str | None) -> dict[str, Any]:
+    """One SARIF run: the rules for the codes used, one result per diagnostic (`check` passes every one).
+    Silenced security findings are not passed: GitHub code scanning does not read SARIF's `suppressions` (the
+    advanced-security/dismiss-alerts Action exists to apply them, says its README), so a suppressed result
+    would open an alert all the same.
 
     Paths inside the workspace are URIs relative to `%SRCROOT%` (the workspace folder); others (the user
-    roots) are absolute `file:` URIs. Columns count Unicode code points, as the engine does.
+    roots) are absolute `file:` URIs. Messages name paths as the text format does (relative to the
+    workspace, `~/` under the home folder). Columns count Unicode code points, as the engine does.
     """
     from pathlib import PurePath
     from urllib.parse import quote
 
-    workspace = catalog.workspace
+    from ..output import shown_message
+
     base = workspace.rstrip(os.sep) + os.sep if workspace else None
 
     def location(path: str, region: Any) -> dict[str, Any]:
@@ -56,20 +71,20 @@ def sarif_log(catalog: Catalog) -> dict[str, Any]:
             artifact = {"uri": PurePath(os.path.abspath(path)).as_uri()}
         return {"physicalLocation": {"artifactLocation": artifact, "region": sarif_region(region)}}
 
-    codes = sorted({diagnostic.code for diagnostic in catalog.diagnostics})
+    codes = sorted({diagnostic.code for diagnostic in diagnostics})
     rule_index = {code: index for index, code in enumerate(codes)}
     results = []
-    for diagnostic in catalog.diagnostics:
+    for diagnostic in diagnostics:
         result: dict[str, Any] = {
             "ruleId": diagnostic.code,
             "ruleIndex": rule_index[diagnostic.code],
             "level": SARIF_LEVEL.get(diagnostic.severity, "note"),
-            "message": {"text": diagnostic.message},
+            "message": {"text": shown_message(diagnostic.message)},
             "locations": [location(diagnostic.path, diagnostic.range)],
         }
         if diagnostic.related:
             result["relatedLocations"] = [
-                {"id": index, **location(related.path, related.range), "message": {"text": related.message}}
+                {"id": index, **location(related.path, related.range), "message": {"text": shown_message(related.message)}}
                 for index, related in enumerate(diagnostic.related)
             ]
         results.append(result)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..output import display_path, plural, printable
+from ..output import display_path, plural, printable, shown_message
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.model import Catalog, Diagnostic
+    from ..checking import Findings
 
 
 def format_location(diagnostic: Diagnostic) -> str:
@@ -18,12 +19,28 @@ def format_location(diagnostic: Diagnostic) -> str:
 
 def format_diagnostic(diagnostic: Diagnostic) -> str:
     """`path:line:col: severity code message`."""
-    return f"{format_location(diagnostic)}: {diagnostic.severity} {diagnostic.code} {printable(diagnostic.message)}"
+    message = printable(shown_message(diagnostic.message))
+    return f"{format_location(diagnostic)}: {diagnostic.severity} {diagnostic.code} {message}"
 
 
-def summary(catalog: Catalog) -> str:
-    """`3 skills, 1 error, 70 warnings (7 not shown), 0 information`: every diagnostic found, by severity,
-    including those the 64-diagnostic bound left out of the list, and how many of each were not shown."""
+def summary(findings: Findings) -> str:
+    """`12 skill folders examined, 2 in the catalog, 9 errors, 0 warnings`, then `, 3 information` when
+    there is any: what `check` examined, what would enter the catalog, and every finding by severity."""
+    counts = findings.counts
+    parts = [
+        f"{plural(findings.folders_examined, 'skill folder')} examined",
+        f"{findings.in_catalog} in the catalog",
+        plural(counts["error"], "error"),
+        plural(counts["warning"], "warning"),
+    ]
+    if counts["information"]:
+        parts.append(f"{counts['information']} information")
+    return ", ".join(parts)
+
+
+def catalog_summary(catalog: Catalog) -> str:
+    """The catalog table's last line: `3 skills, 1 error, 70 warnings (7 not shown), 0 information`: every
+    diagnostic found, by severity, and how many of each the catalog's 64-diagnostic bound left out of it."""
     counts, hidden = catalog.diagnostic_counts, catalog.not_shown
 
     def part(severity: str, text: str) -> str:
@@ -67,5 +84,5 @@ def catalog_table(catalog: Catalog) -> str:
         lines.append("")
         lines.extend(format_diagnostic(d) for d in catalog.diagnostics)
     lines.append("")
-    lines.append(summary(catalog))
+    lines.append(catalog_summary(catalog))
     return "\n".join(lines) + "\n"

@@ -7,7 +7,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from ..options import add_catalog_options, byte_count, text_argument
+from ..options import add_catalog_options, add_json_format, byte_count, text_argument
 from ..output import print_json, printable
 from ..program import EXIT_OK, PROG
 from ..workspace import load_catalog
@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 def configure_commands(parser: argparse.ArgumentParser) -> None:
     add_catalog_options(parser)
+    add_json_format(parser)
 
 
 def run_commands(args: argparse.Namespace) -> int:
@@ -48,6 +49,7 @@ def configure_invoke(parser: argparse.ArgumentParser) -> None:
         help="print the user activation (intent and model input) instead of the model's",
     )
     add_catalog_options(parser)
+    add_json_format(parser)
 
 
 def run_invoke(args: argparse.Namespace) -> int:
@@ -105,6 +107,7 @@ def catalog_skill(args: argparse.Namespace) -> Skill:
 def configure_resources(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", metavar="NAME", type=text_argument, help="the skill's name")
     add_catalog_options(parser)
+    add_json_format(parser)
 
 
 def run_resources(args: argparse.Namespace) -> int:
@@ -134,6 +137,7 @@ def configure_read(parser: argparse.ArgumentParser) -> None:
         help=f"bytes to read; pages are at most {MAX_READ_LIMIT:,} (default: {DEFAULT_READ_LIMIT:,})",
     )
     add_catalog_options(parser)
+    add_json_format(parser)
 
 
 def run_read(args: argparse.Namespace) -> int:

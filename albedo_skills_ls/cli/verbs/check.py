@@ -1,17 +1,24 @@
-"""`check`: validate every skill under the roots and print the diagnostics; exit 1 when any is an error."""
+"""`check PATH`: validate what PATH names (targets.py), print every finding; exit 1 when any is an error."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..options import add_catalog_options
-from ..output import display_path, plural, print_json, printable, use_safe_text_output
+from ..output import (
+    display_path,
+    path_from_here,
+    plural,
+    print_json,
+    printable,
+    say_where_paths_are_from,
+    show_paths_from,
+    use_safe_text_output,
+)
 from ..program import EXIT_FINDINGS, EXIT_OK, PROG
-from ..workspace import UsageError, load_catalog, named_workspace
+from ..security import add_security_options, silenced_summary, with_security
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.model import Catalog
@@ -21,21 +28,22 @@ FORMATS = ("text", "json", "sarif", "github")
 
 
 def configure_check(parser: argparse.ArgumentParser) -> None:
-    add_catalog_options(parser, "WORKSPACE|SKILL.md")
     parser.add_argument(
-        "more_files",
-        metavar="SKILL.md",
+        "paths",
+        metavar="PATH",
         nargs="*",
         default=[],
-        help="more SKILL.md files: each file is checked as a single skill, all in one report (the way "
-        "pre-commit passes the files it checks)",
+        help="what to check: a skill folder or its SKILL.md (checked as a single skill; several may be named, "
+        "the way pre-commit passes files), a skills root, a folder of skill folders, or a workspace "
+        "(default: the workspace found from the current folder upward)",
     )
+    add_catalog_options(parser, positional=False)
     parser.add_argument(
         "--format",
         choices=FORMATS,
         default="text",
-        help="text: `path:line:col: severity code message` (summary on stderr); json: the catalog's "
-        "diagnostics; sarif: SARIF 2.1.0; github: GitHub Actions annotations (default: text)",
+        help="text: `path:line:col: severity code message` (summary on stderr); json: every diagnostic and the "
+        "counts; sarif: SARIF 2.1.0; github: GitHub Actions annotations (summary on stderr) (default: text)",
     )
     parser.add_argument(
         "--fix",
@@ -49,7 +57,11 @@ def configure_check(parser: argparse.ArgumentParser) -> None:
         help="with --fix or --diff: also the fixes that change a skill's identity (setting `name` to the "
         "folder's name) and the editor's other quick fixes",
     )
-    parser.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
+    parser.add_argument(
+        "--diff",
+        action="store_true",
+        help="print the fixes as a patch `git apply` applies (paths relative to the workspace); write nothing",
+    )
     from .hosts import host_ids_argument
 
     parser.add_argument(
@@ -62,59 +74,64 @@ def configure_check(parser: argparse.ArgumentParser) -> None:
         "codex,claude-code; `albedo-skills hosts` lists every agent's verdict. Albedo's own findings and exit "
         "status are unchanged",
     )
+    add_security_options(parser)
 
 
 def run_check(args: argparse.Namespace) -> int:
-    if args.unsafe and not (args.fix or args.diff):
-        raise UsageError("--unsafe goes with --fix or --diff")
-    if args.diff and args.format != "text":
-        raise UsageError("--diff prints a unified diff; it takes no --format")
-    named = named_workspace(args)
-    files = [named, *args.more_files] if named is not None and args.more_files else None
-    is_file = named is not None and os.path.exists(named) and not os.path.isdir(named)  # a FIFO too: never opened
-    if files is not None:
-        for given in files:
-            if os.path.isdir(given):
-                raise UsageError(f"{given!r} is a folder: name one WORKSPACE, or only SKILL.md files")
+    from ..checking import examined_paths, findings_of, load_target, reject_usage
+    from ..targets import check_target, require_examined
 
-    def load() -> Catalog:
-        if files is not None:
-            return check_files(files)
-        return check_file(named) if is_file else load_catalog(args)
-
-    catalog = load()
+    reject_usage(args)
+    target = check_target(args)
+    show_paths_from(target.base, args.home)
+    catalog = load_target(target, args)
+    require_examined(target, examined_paths(catalog), [root.path for root in catalog.roots])
     if args.diff:
         return print_diff(catalog, args.unsafe)
     if args.fix and apply_fixes(catalog, args.unsafe):
-        catalog = load()  # what is left, as the files are now
+        catalog = load_target(target, args)  # what is left, as the files are now
     if args.hosts:
         from .hosts import with_host_findings
 
-        given = files if files is not None else [named] if is_file else None
-        catalog = with_host_findings(catalog, args, [os.path.abspath(path) for path in given] if given else None)
+        only = list(target.files) if target.kind == "files" else None
+        workspace = target.path if target.kind == "workspace" else target.base
+        assert workspace is not None
+        catalog = with_host_findings(catalog, args, only, workspace)
+    catalog, review = with_security(catalog, args, list(target.files) if target.kind == "files" else None, target.base)
+    findings = findings_of(catalog)
+    described = target.describe()
+    if described is not None:
+        print(f"{PROG}: {described}", file=sys.stderr)
     if args.format == "json":
         from ..formats.json import check_report
 
-        print_json(check_report(catalog))
+        print_json(check_report(findings, review.silenced))
     elif args.format == "sarif":
         from ..formats.sarif import sarif_log
 
-        print_json(sarif_log(catalog))
-    elif args.format == "github":
-        from ..formats.github import github_annotation
-
-        use_safe_text_output()
-        for diagnostic in catalog.diagnostics:
-            print(github_annotation(diagnostic))
+        print_json(sarif_log(findings.diagnostics, target.base))
     else:
         from ..formats.text import format_diagnostic, summary
 
         use_safe_text_output()
-        for diagnostic in catalog.diagnostics:
-            print(format_diagnostic(diagnostic))
+        if findings.diagnostics:
+            say_where_paths_are_from(PROG)
+        if args.format == "github":
+            from ..formats.github import github_annotation
+
+            for diagnostic in findings.diagnostics:
+                print(github_annotation(diagnostic))
+        else:
+            for diagnostic in findings.diagnostics:
+                print(format_diagnostic(diagnostic))
         sys.stdout.flush()
-        print(summary(catalog), file=sys.stderr)
-    return EXIT_FINDINGS if has_errors(catalog) else EXIT_OK
+        print(summary(findings), file=sys.stderr)
+        silenced = silenced_summary(review)
+        if silenced is not None:
+            print(silenced, file=sys.stderr)
+    if args.security:  # an audit: anything the reading reports fails it
+        return EXIT_FINDINGS if review.reported else EXIT_OK
+    return EXIT_FINDINGS if findings.counts["error"] else EXIT_OK
 
 
 def apply_fixes(catalog: Catalog, unsafe: bool) -> bool:
@@ -123,6 +140,8 @@ def apply_fixes(catalog: Catalog, unsafe: bool) -> bool:
     from ..formats.text import format_location
 
     plan = plan_fixes(catalog, unsafe)
+    if plan.changes or plan.outside:
+        say_where_paths_are_from(PROG)
     changed = fixed = 0
     for change in plan.changes:
         refusal = write_change(change)
@@ -145,7 +164,7 @@ def apply_fixes(catalog: Catalog, unsafe: bool) -> bool:
 def report_outside(outside: list[FileChange]) -> None:
     """Say which files had fixes but lie outside the workspace, and how to fix each."""
     for change in outside:
-        shown = printable(display_path(change.path))
+        shown = printable(path_from_here(change.path))  # a command to type here
         print(
             f"{PROG}: left alone outside the workspace: {shown} ({plural(len(change.applied), 'fix', 'fixes')}); "
             f"fix it with `{PROG} check {shown} --fix`",
@@ -159,83 +178,17 @@ def print_diff(catalog: Catalog, unsafe: bool) -> int:
 
     use_safe_text_output()
     plan = plan_fixes(catalog, unsafe)
+    if plan.changes or plan.outside:
+        say_where_paths_are_from(PROG)
     for change in plan.changes:
-        shown_new = printable(display_path(change.renamed_to)) if change.renamed_to else None
-        sys.stdout.write(unified_diff(change, printable(display_path(change.path)), shown_new))
+        # paths relative to the workspace, where `git apply` is run; git's own quoting keeps them exact
+        shown_new = display_path(change.renamed_to) if change.renamed_to else None
+        sys.stdout.write(unified_diff(change, display_path(change.path), shown_new))
     fixes = sum(len(change.applied) for change in plan.changes)
     files = plural(len(plan.changes), "file")
     fixes_shown = plural(fixes, "fix", "fixes")
     print(f"{PROG}: {fixes_shown} in {files} would be applied; nothing was written", file=sys.stderr)
     report_outside(plan.outside)
-    return EXIT_FINDINGS if has_errors(catalog) else EXIT_OK
+    return EXIT_FINDINGS if catalog.diagnostic_counts["error"] else EXIT_OK
 
 
-def has_errors(catalog: Catalog) -> bool:
-    """Whether any finding is an error. The bound keeps errors first, so one is always in the list shown."""
-    return catalog.diagnostic_counts["error"] > 0
-
-
-def check_files(given: list[str]) -> Catalog:
-    """Several `SKILL.md` files (as pre-commit passes them), each checked as `check_file` checks one, in
-    one report. They are not a catalog: no collision rule applies between them."""
-    from ...skills.discovery import bound_diagnostics
-    from ...skills.model import Catalog, count_severities
-
-    parts = [check_file(path) for path in dict.fromkeys(given)]
-    per_file = {path: found for part in parts for path, found in part.file_diagnostics.items()}
-    found = [diagnostic for diagnostics in per_file.values() for diagnostic in diagnostics]
-    kept, dropped = bound_diagnostics(found)
-    skills = sorted((skill for part in parts for skill in part.skills), key=lambda skill: (skill.name, skill.path))
-    return Catalog(
-        None,
-        (),
-        tuple(skills),
-        tuple(kept),
-        len(dropped),
-        parts[0].builtins,
-        MappingProxyType(per_file),
-        count_severities(found),
-        count_severities(dropped),
-    )
-
-
-def check_file(given: str) -> Catalog:
-    """One `SKILL.md` checked as a single skill, as an editor checks a file outside every root: its folder's
-    name is the expected name and no collision rule applies. Read as safely as discovery reads."""
-    from ...skills.catalog import check_buffer
-    from ...skills.discovery import SKILL_FILE, bound_diagnostics, discover, read_skill_bytes
-    from ...skills.frontmatter import decode
-    from ...skills.model import Catalog, Skill, count_severities
-    from ...skills.rules import check_document
-
-    path = os.path.abspath(given)
-    folder, file_name = os.path.split(path)
-    if file_name != SKILL_FILE:
-        wrong_case = file_name.lower() == SKILL_FILE.lower()
-        hint = f" (rename it to {SKILL_FILE}: Albedo reads no other spelling)" if wrong_case else ""
-        raise UsageError(f"{given!r} is not a directory, nor a file named {SKILL_FILE}{hint}")
-    nothing = discover(None, user_roots=False)  # no roots: the file is a skill of its own
-    data, _info, problem = read_skill_bytes(path, folder)
-    text, problem = decode(data, path) if data is not None else (None, problem)
-    skills: tuple[Skill, ...] = ()
-    if text is None:
-        assert problem is not None
-        diagnostics: tuple = (problem,)
-    else:
-        diagnostics = check_buffer(nothing, path, text)
-        parsed = check_document(text, path, os.path.basename(folder))
-        if parsed.valid and parsed.name is not None:
-            description = (parsed.description or "").removesuffix("\n")
-            skills = (Skill(parsed.name, description, path, f"/{parsed.name}", "workspace", os.path.dirname(folder)),)
-    kept, dropped = bound_diagnostics(list(diagnostics))
-    return Catalog(
-        None,
-        (),
-        skills,
-        tuple(kept),
-        len(dropped),
-        nothing.builtins,
-        MappingProxyType({path: diagnostics}),
-        count_severities(diagnostics),
-        count_severities(dropped),
-    )

@@ -31,41 +31,33 @@ def chosen_hosts(values: list[list[str]] | None) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(word for value in values for word in value))
 
 
-def with_host_findings(catalog, args: argparse.Namespace, only: list[str] | None):  # type: ignore[no-untyped-def]
-    """`check --hosts`: the catalog's findings plus the chosen agents' refusals (on the files `only`, when files
-    are checked), bounded like the catalog's own. The catalog's skills and Albedo's own findings are untouched."""
+def with_host_findings(catalog, args: argparse.Namespace, only: list[str] | None, workspace: str):  # type: ignore[no-untyped-def]
+    """`check --hosts`: the catalog's findings plus the chosen agents' refusals, on the files `only` when files
+    are checked, else on every file under `workspace` and the home folder. `check` reports every finding of
+    the per-file view; the catalog's skills and Albedo's own findings are untouched."""
     from types import MappingProxyType
 
-    from ...skills.discovery import bound_diagnostics
     from ...skills.hosts import report
     from ...skills.hosts.diagnostics import host_diagnostics
     from ...skills.model import count_severities
-    from ..workspace import workspace_of
 
     home = home_folder(args)
     ids = chosen_hosts(args.hosts)
     if only is None:
-        extra = host_diagnostics(report(workspace_of(args).path, home, ids))
+        extra = host_diagnostics(report(workspace, home, ids))
     else:  # each file against the workspace found upward from it
         extra, by_workspace = {}, {}
         for path in only:
-            workspace = find_workspace(os.path.dirname(path), home) or os.path.dirname(path)
-            if workspace not in by_workspace:
-                by_workspace[workspace] = host_diagnostics(report(workspace, home, ids))
-            extra[path] = by_workspace[workspace].get(path, ())
-    added, dropped = bound_diagnostics([d for items in extra.values() for d in items])
+            found = find_workspace(os.path.dirname(path), home) or os.path.dirname(path)
+            if found not in by_workspace:
+                by_workspace[found] = host_diagnostics(report(found, home, ids))
+            extra[path] = by_workspace[found].get(path, ())
+    added = [d for items in extra.values() for d in items]
     per_file = dict(catalog.file_diagnostics)
     for diagnostic in added:
         per_file[diagnostic.path] = per_file.get(diagnostic.path, ()) + (diagnostic,)
-    counts = {key: catalog.diagnostic_counts[key] + count_severities(added + dropped)[key] for key in catalog.diagnostic_counts}
-    not_shown = {key: catalog.not_shown[key] + count_severities(dropped)[key] for key in catalog.not_shown}
-    return catalog._replace(
-        diagnostics=tuple(sorted(catalog.diagnostics + tuple(added), key=lambda d: d.sort_key)),
-        diagnostics_dropped=catalog.diagnostics_dropped + len(dropped),
-        file_diagnostics=MappingProxyType(per_file),
-        diagnostic_counts=MappingProxyType(counts),
-        not_shown=MappingProxyType(not_shown),
-    )
+    counts = {key: catalog.diagnostic_counts[key] + count_severities(added)[key] for key in catalog.diagnostic_counts}
+    return catalog._replace(file_diagnostics=MappingProxyType(per_file), diagnostic_counts=MappingProxyType(counts))
 
 
 def configure_hosts(parser: argparse.ArgumentParser) -> None:
@@ -78,6 +70,13 @@ def configure_hosts(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--home", metavar="DIR", default=None, help="the home folder whose agents' skills folders are read "
         "(default: your home folder)"
+    )
+    parser.add_argument(
+        "--no-user-roots",
+        dest="user_roots",
+        action="store_false",
+        help="judge only the workspace's skills, every agent as if the home folder held none (as `check "
+        "--no-user-roots` reads only the workspace roots)",
     )
     parser.add_argument(
         "--host",
@@ -129,7 +128,7 @@ def run_hosts(args: argparse.Namespace) -> int:
         workspace = folder_argument(named, "workspace")
     else:
         workspace = find_workspace(os.getcwd(), home) or os.getcwd()
-    found = report(workspace, home, chosen_hosts(args.hosts))
+    found = report(workspace, home, chosen_hosts(args.hosts), user_roots=args.user_roots)
     if only is not None:
         found = _only(found, only)
     if args.format == "json":

@@ -2,7 +2,8 @@
 
 The name is checked before anything is created, and nothing is ever overwritten: the `SKILL.md` is created
 exclusively, so a file that appears meanwhile is kept. The frontmatter is the engine's template, the one
-an editor inserts, so a new skill passes `check` as created.
+an editor inserts: the skill is valid as created, and `check` warns (`description-placeholder`) until its
+placeholder description is replaced, since the model would read it.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def configure_new(parser: argparse.ArgumentParser) -> None:
         help="where to create it: agents: WORKSPACE/.agents/skills; albedo: WORKSPACE/.albedo/skills; "
         "user: ~/.agents/skills (default: agents)",
     )
-    add_catalog_options(parser)
+    add_catalog_options(parser, catalog=False)  # WORKSPACE, -w and --home say where; it reads no catalog
 
 
 def run_new(args: argparse.Namespace) -> int:
@@ -72,7 +73,10 @@ def run_new(args: argparse.Namespace) -> int:
         raise Refused(f"{display_path(path)} already exists; nothing was written") from None
     with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
         file.write(template(name) + BODY.format(name=name))
-    print(f"created {display_path(path)}: write what it does and when to use it in its `description`")
+    print(
+        f"created {display_path(path)}: replace its placeholder `description` with what the skill does and when "
+        "to use it (`check` warns until you do)"
+    )
     return EXIT_OK
 
 

@@ -10,7 +10,15 @@ import os
 from .. import limits
 from ..frontmatter import DELIMITER, Mapping, closing_line, opens_frontmatter, read_text
 from ..model import FILE_START, Range
-from ..rules import HOST_SPECIFIC_FIELDS, KNOWN_FIELDS, REQUIRED_FIELDS, close_field, name_problem, suggest_name
+from ..rules import (
+    HOST_SPECIFIC_FIELDS,
+    KNOWN_FIELDS,
+    PLACEHOLDER_DESCRIPTION,
+    REQUIRED_FIELDS,
+    close_field,
+    name_problem,
+    suggest_name,
+)
 
 # --- what each field means ------------------------------------------------------------------------------
 
@@ -133,7 +141,6 @@ def name_for_folder(folder_name: str) -> str:
 
 
 
-PLACEHOLDER_DESCRIPTION = "Replace this text with what the skill does and when to use it"
 
 
 

@@ -76,10 +76,13 @@ class Walked(NamedTuple):
     facts: FactsCache
 
 
-def walked(workspace: str | None, home: str | None = None) -> Walked:
+def walked(workspace: str | None, home: str | None = None, user_roots: bool = True) -> Walked:
+    """`user_roots` False walks only the workspace's folders: every agent judged as if the home folder held
+    no skills (`hosts --no-user-roots`, as `check --no-user-roots` reads only the workspace roots)."""
     home_path = os.path.abspath(home if home is not None else os.path.expanduser("~"))
     workspace_path = os.path.abspath(workspace) if workspace is not None else None
-    every_root = [root for host in models() for root in root_paths(host, workspace_path, home_path)]
+    walked_home = home_path if user_roots else None
+    every_root = [root for host in models() for root in root_paths(host, workspace_path, walked_home)]
     found = walk(every_root)
     files = tuple(sorted(found.files, key=lambda f: f.path))
     return Walked(workspace_path, home_path, files, found.truncated, FactsCache())
@@ -91,10 +94,11 @@ def report(
     ids: tuple[str, ...] | None = None,
     done: Walked | None = None,
     judged: dict[str, HostReport] | None = None,
+    user_roots: bool = True,
 ) -> Report:
     """Every chosen agent's verdict on every SKILL.md (any letter case) under any agent's roots. `done`: a walk
     of the same folders to reuse; `judged`: each agent's verdicts on it so far, by id, reused and filled in."""
-    seen = done if done is not None else walked(workspace, home)
+    seen = done if done is not None else walked(workspace, home, user_roots)
     judged = {} if judged is None else judged
     for host in models(ids):
         if host.id not in judged:

@@ -23,8 +23,8 @@ class HostReport(NamedTuple):
     budget: BudgetUse | None
 
 
-def root_paths(host: HostModel, workspace: str | None, home: str) -> list[str]:
-    """The agent's roots as absolute paths, in its precedence order, each once."""
+def root_paths(host: HostModel, workspace: str | None, home: str | None) -> list[str]:
+    """The agent's roots as absolute paths, in its precedence order, each once (None: that folder's none)."""
     bases = {"workspace": workspace, "home": home}
     paths: list[str] = []
     for base, relative in host.roots:

@@ -185,7 +185,7 @@ describe('readSettings and initializationOptions', () => {
     // copilotSkillLocations is the extension's alone (nativeSkillLocations.ts), off by default.
     assert.equal(properties[`albedoSkills.${COPILOT_LOCATIONS_SETTING}`].default, false);
     const keys = Object.keys(properties).filter((key) => key.startsWith('albedoSkills.') && key !== `albedoSkills.${COPILOT_LOCATIONS_SETTING}`);
-    assert.equal(keys.length, 12);
+    assert.equal(keys.length, 14);
     for (const key of keys) {
       const value = key
         .slice('albedoSkills.'.length)
@@ -225,6 +225,7 @@ describe('readSettings and initializationOptions', () => {
       chat: { languageIds: ['my-chat'], filePatterns: ['*.talk'] },
       logLevel: 'debug',
       hosts: ['codex', 'zed'],
+      security: { enable: false, disabledCodes: ['security-broad-tools'] },
       server: { path: ['ls', '-v'], pythonPath: '/py' },
     });
     assert.deepEqual(problems, []);
@@ -237,6 +238,7 @@ describe('readSettings and initializationOptions', () => {
       chat: { languageIds: ['my-chat'], filePatterns: ['*.talk'] },
       logLevel: 'debug',
       hosts: ['codex', 'zed'],
+      security: { enable: false, disabledCodes: ['security-broad-tools'] },
       server: { path: ['ls', '-v'], pythonPath: '/py' },
     });
   });
@@ -259,6 +261,7 @@ describe('readSettings and initializationOptions', () => {
       chat: { languageIds: 'albedo-chat', filePatterns: [null] },
       logLevel: 'verbose',
       hosts: 'codex',
+      security: { enable: 'no', disabledCodes: 'security-broad-tools' },
       server: { path: '/usr/bin/albedo-skills-ls', pythonPath: false },
     });
     assert.deepEqual(settings, defaultSettings());
@@ -312,6 +315,7 @@ describe('readSettings and initializationOptions', () => {
       },
       logLevel: 'info',
       hosts: [],
+      security: { enable: true, disabledCodes: [] },
     });
     // A copy: the options sent to the server do not share arrays with the settings.
     options.albedoSkills.builtinCommands.push('mutated');

@@ -1,0 +1,129 @@
+"""What `check` examines and every finding it reports, whatever the target (see targets.py).
+
+The catalog keeps Albedo's bounds (128 skill folders in the catalog, 64 diagnostics in its list) because an
+editor and a model read it; `check` is what CI trusts, so it examines the folders past the first 128 too
+(for their own findings: they stay out of the catalog, and `candidate-limit` says so) and reports every
+finding of every file, in every format, from the catalog's per-file view, never from its bounded list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from types import MappingProxyType
+from typing import TYPE_CHECKING, NamedTuple
+
+from .targets import Target
+from .workspace import UsageError, folder_argument
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from ..skills.model import Catalog, Diagnostic
+
+
+class Findings(NamedTuple):
+    """Everything one `check` reports: every finding, sorted, and what the summary counts."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    counts: dict[str, int]  # by severity
+    folders_examined: int
+    in_catalog: int
+
+
+def findings_of(catalog: Catalog) -> Findings:
+    """Every finding of every file the catalog examined (its per-file view is never bounded)."""
+    from ..skills.model import count_severities
+
+    every = sorted(
+        (diagnostic for found in catalog.file_diagnostics.values() for diagnostic in found), key=lambda d: d.sort_key
+    )
+    return Findings(tuple(every), dict(count_severities(every)), catalog.folders_examined, len(catalog.skills))
+
+
+def load_target(target: Target, args: argparse.Namespace) -> Catalog:
+    """Discovery (or the single-skill check) of what `target` names, with the shared options."""
+    from ..skills.discovery import DEFAULT_BUILTINS, discover
+
+    if target.kind == "files":
+        return check_files(list(target.files))
+    builtins = DEFAULT_BUILTINS if args.builtins is None else tuple(name for name in args.builtins if name)
+    assert target.path is not None
+    if target.kind == "workspace":
+        home = folder_argument(args.home, "home") if args.home is not None and args.user_roots else args.home
+        return discover(target.path, home, user_roots=args.user_roots, builtins=builtins, examine_all=True)
+    return discover(None, user_roots=False, builtins=builtins, roots=[(target.path, target.scope)], examine_all=True)
+
+
+def check_files(given: list[str]) -> Catalog:
+    """Several `SKILL.md` files (as pre-commit passes them), each checked as `check_file` checks one, in
+    one report. They are not a catalog: no collision rule applies between them."""
+    from ..skills.model import Catalog, count_severities
+
+    parts = [check_file(path) for path in dict.fromkeys(given)]
+    per_file = {path: found for part in parts for path, found in part.file_diagnostics.items()}
+    found = [diagnostic for diagnostics in per_file.values() for diagnostic in diagnostics]
+    skills = sorted((skill for part in parts for skill in part.skills), key=lambda skill: (skill.name, skill.path))
+    return Catalog(
+        None,
+        (),
+        tuple(skills),
+        tuple(sorted(found, key=lambda d: d.sort_key)),
+        0,
+        parts[0].builtins,
+        MappingProxyType(per_file),
+        count_severities(found),
+        count_severities([]),
+        len(parts),
+    )
+
+
+def check_file(path: str) -> Catalog:
+    """One `SKILL.md` (an absolute path; its folder may lack it) checked as a single skill, as an editor
+    checks a file outside every root: its folder's name is the expected name and no collision rule
+    applies. Read as safely as discovery reads; a folder without the file gets discovery's finding."""
+    from ..skills.catalog import check_buffer
+    from ..skills.discovery import discover, read_skill_bytes
+    from ..skills.frontmatter import decode
+    from ..skills.model import Catalog, Skill, count_severities
+    from ..skills.rules import check_document
+
+    folder = os.path.dirname(path)
+    nothing = discover(None, user_roots=False)  # no roots: the file is a skill of its own
+    data, _info, problem = read_skill_bytes(path, folder)
+    text, problem = decode(data, path) if data is not None else (None, problem)
+    skills: tuple[Skill, ...] = ()
+    if text is None:
+        assert problem is not None
+        diagnostics: tuple = (problem,)
+    else:
+        diagnostics = check_buffer(nothing, path, text)
+        parsed = check_document(text, path, os.path.basename(folder))
+        if parsed.valid and parsed.name is not None:
+            description = (parsed.description or "").removesuffix("\n")
+            skills = (Skill(parsed.name, description, path, f"/{parsed.name}", "workspace", os.path.dirname(folder)),)
+    return Catalog(
+        None,
+        (),
+        skills,
+        diagnostics,
+        0,
+        nothing.builtins,
+        MappingProxyType({problem.path if text is None and problem is not None else path: diagnostics}),
+        count_severities(diagnostics),
+        count_severities([]),
+        1,
+    )
+
+
+def examined_paths(catalog: Catalog) -> list[str]:
+    """The files and folders the run examined or found something on (for `targets.require_examined`)."""
+    return list(catalog.file_diagnostics)
+
+
+def reject_usage(args: argparse.Namespace) -> None:
+    """The combinations of `check`'s own options that mean nothing."""
+    if args.unsafe and not (args.fix or args.diff):
+        raise UsageError("--unsafe goes with --fix or --diff")
+    if args.diff and args.format != "text":
+        raise UsageError("--diff prints a unified diff; it takes no --format")
+    if args.diff and args.fix:
+        raise UsageError("--diff prints the fixes and writes nothing; --fix writes them: choose one")

@@ -1,0 +1,117 @@
+"""The security reading of a skill: what its text and bundled files would have the model or a script do.
+
+`scan_skill` reads a skill folder (SKILL.md and every file it bundles, within the bounds of files.py);
+`scan_text` reads one text, such as an open editor buffer. Both only read: nothing is run, fetched or
+decoded past a bound. Each finding is a `security-*` code of the registry (codes.py) with the file, the
+exact range, what the text does and what to check. The detectors, one family per module:
+
+- hidden.py: invisible and deceptive characters (`security-hidden-text`);
+- fetch_run.py: code downloaded and run in one step (`security-fetch-and-run`);
+- payloads.py: encoded scripts and executables (`security-encoded-payload`);
+- secrets.py: credentials read, data sent out (`security-credential-read`, `security-exfiltration`; the pair
+  in one skill is `security-credential-exfiltration`, decided here across files);
+- override.py: text that turns the model against its user (`security-model-override`);
+- tools.py: `allowed-tools` granting an unrestricted shell (`security-broad-tools`, SKILL.md only);
+- files.py: what is read, bundled binaries and what was not read (`security-bundled-binary`,
+  `security-not-fully-read`).
+Silencing a finding (markers, settings, baselines) happens where findings are shown, not here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from pathlib import Path
+
+from .. import codes
+from ..limits import MAX_SECURITY_FINDINGS_PER_FILE
+from ..model import INFORMATION, Diagnostic, Related
+from . import fetch_run, hidden, override, payloads, secrets, tools
+from .files import SKILL_FILE, Reading, bounded_text
+from .text import BUNDLED, SKILL, FileKind, Text
+
+__all__ = ["BUNDLED", "SKILL", "FileKind", "Text", "findings", "kind_of", "scan_skill", "scan_text"]
+
+
+def kind_of(path: str) -> FileKind:
+    """SKILL for a file named SKILL.md (its frontmatter is read for `allowed-tools`), BUNDLED otherwise."""
+    return SKILL if os.path.basename(path) == SKILL_FILE else BUNDLED
+
+
+def _bounded(found: Iterable[Diagnostic], path: str) -> Iterator[Diagnostic]:
+    """At most MAX_SECURITY_FINDINGS_PER_FILE findings of one family, then one saying that more exist."""
+    kept = list(islice(found, MAX_SECURITY_FINDINGS_PER_FILE + 1))
+    yield from kept[:MAX_SECURITY_FINDINGS_PER_FILE]
+    if len(kept) > MAX_SECURITY_FINDINGS_PER_FILE:
+        last = kept[-1]
+        yield codes.CODES[last.code].at(
+            path,
+            f"more than {MAX_SECURITY_FINDINGS_PER_FILE} `{last.code}` findings in this file: only the first "
+            f"{MAX_SECURITY_FINDINGS_PER_FILE} are listed; the next one is here",
+            last.range,
+            severity=last.severity,  # an information finding's overflow stays information
+        )
+
+
+def findings(text: Text) -> list[Diagnostic]:
+    """Every detector family over one text, as given (the callers bound how much text that is)."""
+    found: list[Diagnostic] = []
+    families = [hidden.scan, fetch_run.scan, payloads.scan, secrets.reads, secrets.sends, override.scan]
+    if text.kind == SKILL:
+        families.append(tools.scan)
+    for family in families:
+        found.extend(_bounded(family(text), text.path))
+    return found
+
+
+def _theft(found: list[Diagnostic]) -> list[Diagnostic]:
+    """`security-credential-exfiltration` when one skill reads a credential and sends data out: on the first
+    sending, pointing at the read. An environment variable named like a key counts only on the sending line
+    itself (sending the skill's own key to its own service is how keys are used)."""
+    reads = [d for d in found if d.code == codes.SECURITY_CREDENTIAL_READ.id]
+    sends = [d for d in found if d.code == codes.SECURITY_EXFILTRATION.id]
+    for send in sends:
+        read = next(
+            (
+                r for r in reads
+                if r.severity != INFORMATION or (r.path == send.path and r.range.start.line == send.range.start.line)
+            ),
+            None,
+        )
+        if read is not None:
+            same_line = read.path == send.path and read.range.start.line == send.range.start.line
+            where = "on the same line" if same_line else f"at {read.path}:{read.range.start.line + 1}"
+            return [codes.SECURITY_CREDENTIAL_EXFILTRATION.at(
+                send.path,
+                f"this skill reads credentials ({where}) and sends data out here: together, the shape of stealing "
+                "secrets. Read both places and make sure the secret is not what is sent",
+                send.range,
+                (Related(read.path, f"the credential read: {read.message}", read.range),),
+            )]
+    return []
+
+
+def scan_text(path: str, text: str, kind: FileKind | None = None) -> tuple[Diagnostic, ...]:
+    """Findings for one text (an open buffer): every family, and the pair within this text alone.
+    `kind` defaults to what the file name says (`kind_of`). Like a file on disk, at most
+    `MAX_SECURITY_FILE_BYTES` of it are read, and a finding says where the reading stopped."""
+    read, note = bounded_text(path, text)
+    found = findings(Text(path, read, kind or kind_of(path)))
+    found.extend(_theft(found))
+    if note is not None:
+        found.append(note)
+    return tuple(sorted(found, key=lambda d: d.sort_key))
+
+
+def scan_skill(folder: Path, display_root: Path | None = None) -> tuple[Diagnostic, ...]:
+    """Findings for a skill folder: SKILL.md and every file it bundles, read within the bounds (files.py),
+    and what could not be read. Paths are `display_root` (default: `folder` as given) joined with the
+    file's path inside the skill, as discovery spells `SKILL.md`'s path."""
+    reading = Reading(str(folder), str(display_root if display_root is not None else folder))
+    found: list[Diagnostic] = []
+    for read in reading.files():
+        found.extend(findings(Text(read.path, read.text, kind_of(read.rel) if "/" not in read.rel else BUNDLED)))
+    found.extend(_theft(found))
+    found.extend(reading.notes)
+    return tuple(sorted(found, key=lambda d: d.sort_key))

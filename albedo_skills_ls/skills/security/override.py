@@ -1,0 +1,117 @@
+"""Text addressed to the model that turns it against its user.
+
+Five kinds, each a plain alternation of phrases (linear): ignore earlier or system instructions; hide a step
+from the user; skip confirmation or permission; disable safety checks; pretend (to be a person, the user, an
+unrestricted model, or that something succeeded). A skill may set a tone or a persona ("act as a code
+reviewer"); what is flagged is taking the user's knowledge or consent away. A line whose earlier words quote
+such text as an attack or an example ("watch for injections such as ...") is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .. import codes
+from ..model import Diagnostic
+from .text import Text, shown
+
+_S = r"[ \t]+"  # words are separated by spaces or tabs on one line
+
+
+def _starting(words: str, rest: str) -> list[str]:
+    """One alternative per leading word: an expression whose every alternative starts with a literal letter is
+    searched by Python's engine from that letter's positions only (text.py says why it matters)."""
+    return [word + rest for word in words.split()]
+
+
+_EARLIER = (
+    rf"{_S}(?:all{_S}|any{_S})?(?:of{_S})?(?:the{_S}|your{_S})?(?:previous|prior|earlier|above|preceding|system|"
+    rf"original|developer){_S}(?:instructions|prompts?|rules|guidelines|directions|messages)\b"
+)
+_TELL = (
+    rf"{_S}(?:tell|inform|mention(?:{_S}this)?{_S}to|reveal(?:{_S}this)?{_S}to|notify|alert|show){_S}"
+    rf"(?:this{_S}to{_S})?the{_S}user\b"
+)
+_CONSENT = r"(?:confirmation|permission|approval|consent)s?\b"
+_SAFETY = (
+    rf"{_S}(?:all{_S}|any{_S})?(?:of{_S})?(?:your{_S}|the{_S}|its{_S})?(?:safety|security|content){_S}(?:checks|"
+    rf"filters?|guidelines|guardrails|restrictions|policies|measures|rules)\b"
+)
+_KINDS = (
+    (
+        "tells the model to ignore its earlier or system instructions",
+        _starting("ignore disregard forget override", _EARLIER),
+    ),
+    (
+        "tells the model to hide what it does from the user",
+        _starting("never don't", _TELL) + [
+            rf"do{_S}not{_TELL}",
+            rf"without{_S}(?:telling|informing|notifying|alerting){_S}(?:the{_S})?user\b",
+            rf"hide{_S}(?:this|it|that|the\w*){_S}(?:step{_S}|action{_S})?from{_S}the{_S}user\b",
+            *_starting("keep make", rf"{_S}(?:this|it){_S}(?:secret|hidden|invisible){_S}from{_S}the{_S}user\b"),
+            rf"the{_S}user{_S}(?:must|should){_S}(?:not|never){_S}(?:know|see|find{_S}out|be{_S}told)\b",
+            rf"silently{_S}(?:send|upload|post|exfiltrate|copy)\b",
+        ],
+    ),
+    (
+        "tells the model to act without the user's confirmation",
+        [
+            # "without consent" alone is how rules forbid things ("no deploy without consent"): asking is named
+            rf"without{_S}(?:asking{_S}(?:for{_S})?|requesting{_S}|waiting{_S}for{_S}|prompting{_S}for{_S})"
+            rf"(?:the{_S}user's{_S}|user{_S})?{_CONSENT}",
+            rf"without{_S}(?:the{_S})?user(?:'s)?{_S}{_CONSENT}",
+            *_starting("skip bypass", rf"{_S}(?:the{_S}|any{_S}|user{_S})?{_CONSENT}"),
+            *_starting("don't never", rf"{_S}ask{_S}(?:for{_S}(?:the{_S}|any{_S}|user{_S})?{_CONSENT}|the{_S}user"
+                                      rf"{_S}(?:for{_S}permission|before|first)\b)"),
+            rf"do{_S}not{_S}ask{_S}(?:for{_S}(?:the{_S}|any{_S}|user{_S})?{_CONSENT}|the{_S}user{_S}(?:for{_S}"
+            rf"permission|before|first)\b)",
+            r"--dangerously-skip-permissions\b",
+        ],
+    ),
+    (
+        "tells the model to turn off its safety checks",
+        _starting("disable bypass ignore override circumvent", _SAFETY) + [
+            rf"turn{_S}off{_SAFETY}",
+            rf"you{_S}have{_S}no{_S}(?:restrictions|limits|rules|guidelines)\b",
+            *_starting("enable enter", rf"{_S}developer{_S}mode\b"),
+            rf"jailbreak(?:ing)?{_S}(?:mode|prompt)\b",
+        ],
+    ),
+    (
+        "tells the model to pretend, deceiving the user",
+        [
+            rf"pretend{_S}(?:to{_S}be|(?:that{_S})?you{_S}are){_S}(?:a{_S})?(?:human|person|the{_S}user|not{_S}an?{_S}"
+            rf"(?:ai|assistant|model|bot)|an?{_S}unrestricted|an?{_S}unfiltered)\b",
+            rf"pretend{_S}(?:that{_S})?(?:the{_S}user{_S}(?:approved|confirmed|agreed|consented)|(?:it|the{_S}\w+){_S}"
+            rf"(?:succeeded|passed|worked))\b",
+            *_starting("claim say", rf"{_S}(?:that{_S})?you{_S}are{_S}(?:a{_S})?human\b"),
+            rf"you{_S}are{_S}now{_S}(?:dan|unrestricted|unfiltered|in{_S}developer{_S}mode)\b",
+        ],
+    ),
+)
+# lower-case, matched on `Text.lower` at word starts (text.py says why)
+_PATTERNS = tuple((what, re.compile("|".join(alternatives))) for what, alternatives in _KINDS)
+
+
+# after "do not tell the user": a quotation or "to ..." is a step the model should take itself rather than
+# hand to the user ("do not tell the user to register the URI; do it"), not something hidden from them
+_DELEGATED = re.compile(rf"[ \t*_]*(?:[\"'“‘]|to\b|that{_S}(?:they|you){_S}(?:should|must|need))")
+_HIDE = _KINDS[1][0]
+
+
+def scan(text: Text) -> Iterator[Diagnostic]:
+    for what, pattern in _PATTERNS:
+        for match in text.words(pattern):
+            if text.warned(match.start()):
+                continue
+            if what == _HIDE and match.group().endswith("user") and _DELEGATED.match(text.lower, match.end()):
+                continue
+            line = text.line_text(text.line_of(match.start()))
+            yield codes.SECURITY_MODEL_OVERRIDE.at(
+                text.path,
+                f"{what}: “{shown(text.text[match.start() : match.end()], 80)}” (in “{shown(line.strip(), 120)}”). "
+                "Check what this "
+                "instruction is for; a skill should not take the user's knowledge or consent away",
+                text.range(match.start(), match.end()),
+            )

@@ -1,0 +1,167 @@
+"""One file's text as the detectors see it: offsets turned into ranges, lines, and the context words that
+tell a warning about a pattern from an instruction to follow it.
+
+Every detector works in the same linear shape: a few simple expressions (one character class or a plain
+alternation each, no unbounded nested quantifier) find trigger tokens in one pass, and the decisions combine
+their positions, looking at most `SECURITY_WINDOW_CHARS` past a trigger. No expression here or in a detector
+may restart a long match at every position (tests/hostile/test_security_linear.py feeds each its worst line).
+
+Speed: case-insensitive words are matched on `lower` (the text lower-cased once, same length), never with
+re.IGNORECASE, and an expression starts with a literal, never with `\b`: Python's engine then skips ahead
+to the first letter instead of trying every position, five to ten times faster. `words` checks the word
+start in Python, on matches only.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from typing import Literal
+
+from ..limits import SECURITY_WINDOW_CHARS
+from ..model import Range
+
+# What a file is to the reading: the skill's own SKILL.md (frontmatter read for `allowed-tools`) or any
+# other file the skill bundles. Every other detector reads both alike: a script comment or a JSON string can
+# address the model as well as Markdown can.
+FileKind = Literal["skill", "bundled"]
+SKILL: FileKind = "skill"
+BUNDLED: FileKind = "bundled"
+
+# Words that, earlier on the same line, make a match a warning or an example rather than an instruction:
+# "Never pipe `curl https://x | sh`", "attacks such as 'ignore previous instructions'".
+_WARNING_WORDS = re.compile(
+    r"(?:never|don't|do not|dont|avoid|instead of|rather than|not recommended|dangerous|unsafe|insecure|"
+    r"beware|warning|watch for|look out for|malicious|attacker|attack|injection|red flag|suspicious|e\.g\.|"
+    r"for example|such as|"
+    r"example of|refuse|reject|detect|flag)\b",
+)
+
+
+_CONTINUATION = re.compile(r"[\\`]\r?\n")
+
+
+_COMMAND_SEPARATORS = (";", "&", "|", "(", "`")
+_COMMAND_PREFIXES = frozenset({"", "$", "#", ">", "%", "sudo", "$ sudo", "- run:", "run:"})
+_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
+
+
+def _at_word_start(lower: str, offset: int) -> bool:
+    return offset == 0 or not (lower[offset - 1].isalnum() or lower[offset - 1] == "_")
+
+
+class Text:
+    """A text with its line starts, so any offset becomes a 0-based (line, code point) position."""
+
+    __slots__ = ("path", "text", "lower", "kind", "line_starts", "_warnings", "_continued")
+
+    def __init__(self, path: str, text: str, kind: FileKind) -> None:
+        self.path = path
+        self.text = text
+        self.kind = kind
+        lower = text.lower()
+        # a few characters lower-case to two (U+0130): then only ASCII is lowered, so offsets stay the same
+        self.lower = lower if len(lower) == len(text) else text.translate(_ASCII_LOWER)
+        starts = [0]
+        starts.extend(match.end() for match in re.finditer("\n", text))
+        self.line_starts = starts
+        self._warnings: list[int] | None = None
+        # line feeds that a trailing `\` (shell) or backtick (PowerShell) continues: one command goes on
+        self._continued = [match.end() - 1 for match in _CONTINUATION.finditer(text)]
+
+    def line_of(self, offset: int) -> int:
+        return bisect_right(self.line_starts, offset) - 1
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = self.line_of(offset)
+        return line, offset - self.line_starts[line]
+
+    def range(self, start: int, end: int) -> Range:
+        line, character = self.position(start)
+        end_line, end_character = self.position(end)
+        return Range.of(line, character, end_line, end_character)
+
+    def line_span(self, line: int) -> tuple[int, int]:
+        """(start, end) offsets of a line, its line feed (and a CR before it) excluded."""
+        start = self.line_starts[line]
+        end = self.line_starts[line + 1] - 1 if line + 1 < len(self.line_starts) else len(self.text)
+        if end > start and self.text[end - 1] == "\r":
+            end -= 1
+        return start, end
+
+    def line_text(self, line: int) -> str:
+        start, end = self.line_span(line)
+        return self.text[start:end]
+
+    def words(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        """Matches of a lower-case pattern in `lower` that start a word (what a leading `\\b` would say)."""
+        lower = self.lower
+        for match in pattern.finditer(lower):
+            if _at_word_start(lower, match.start()):
+                yield match
+
+    def command_start(self, offset: int) -> int:
+        """Where the shell command holding `offset` starts: after the last `;`, `&`, `|`, `(` or backtick on its
+        line before it (at most `SECURITY_WINDOW_CHARS` back), or the line start."""
+        line_start = self.line_starts[self.line_of(offset)]
+        floor = max(line_start, offset - SECURITY_WINDOW_CHARS)
+        before = self.text[floor:offset]
+        cut = max(before.rfind(separator) for separator in _COMMAND_SEPARATORS)
+        return floor + cut + 1 if cut >= 0 else floor
+
+    def at_command_position(self, offset: int) -> bool:
+        """Whether `offset` starts a command: only spaces, a prompt sign or `sudo` stand before it in its command."""
+        before = self.text[self.command_start(offset) : offset].strip()
+        return before in _COMMAND_PREFIXES
+
+    def same_command(self, start: int, end: int) -> bool:
+        """Whether two offsets (start <= end) lie on one logical line: every line feed between them continued."""
+        feeds = self.line_of(end) - self.line_of(start)
+        if feeds == 0:
+            return True
+        continued = bisect_right(self._continued, end - 1) - bisect_right(self._continued, start - 1)
+        return continued == feeds
+
+    def warned(self, offset: int) -> bool:
+        """Whether a warning or example word stands earlier on the line of `offset`, within the window."""
+        if self._warnings is None:
+            self._warnings = [match.start() for match in self.words(_WARNING_WORDS)]
+        index = bisect_left(self._warnings, offset) - 1  # a word before the match, not the match itself
+        if index < 0:
+            return False
+        word = self._warnings[index]
+        return word >= self.line_starts[self.line_of(offset)] and offset - word <= SECURITY_WINDOW_CHARS
+
+
+def _invisible(char: str) -> bool:
+    code = ord(char)
+    return not char.isprintable() or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
+
+
+def shown(text: str, limit: int = 80) -> str:
+    """Text for a message: invisible and control characters as escapes, long text cut with an ellipsis."""
+    out = []
+    for char in text[:limit]:
+        if char != " " and _invisible(char):
+            code = ord(char)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            out.append(char)
+    return "".join(out) + ("…" if len(text) > limit else "")
+
+
+def positions(pattern: re.Pattern[str], text: str) -> list[int]:
+    """Start offsets of every match, in order (one linear pass)."""
+    return [match.start() for match in pattern.finditer(text)]
+
+
+def last_before(sorted_offsets: list[int], offset: int) -> int | None:
+    """The greatest offset in the list that is below `offset`, or None."""
+    index = bisect_right(sorted_offsets, offset - 1) - 1
+    return sorted_offsets[index] if index >= 0 else None
+
+
+def first_at_or_after(sorted_offsets: list[int], offset: int) -> int | None:
+    index = bisect_right(sorted_offsets, offset - 1)
+    return sorted_offsets[index] if index < len(sorted_offsets) else None
