@@ -238,3 +238,20 @@ def test_the_diff_is_a_patch_git_apply_applies(tmp_path):
     assert after.stdout == b""
     left = run_cli("check", "--no-user-roots", cwd=repository).stdout.decode().splitlines()
     assert [line.split(": error ")[1].split()[0] for line in left] == ["name-invalid", "name-invalid"]
+
+
+def test_an_unquoted_colon_is_explained_and_fix_quotes_the_value(tmp_path):
+    path = write_skill(root_of(tmp_path), "alpha", "name: alpha\ndescription: Use this: when asked\n")
+    before = run_cli("check", "--no-user-roots", cwd=tmp_path)
+    assert before.returncode == 1
+    assert before.stdout.decode() == (
+        ".agents/skills/alpha/SKILL.md:3:14: error yaml-unquoted-colon the value of `description` holds `: ` (a colon "
+        "and a space), which YAML reads as the start of another key: put the whole value in double quotes (a `\"` "
+        "inside it written `\\\"`), or fold it with `>-` and write the text on the next lines, indented\n"
+    )
+    fixed = fix(tmp_path)
+    assert fixed.returncode == 0, fixed.stderr
+    assert fixed.stderr.decode().splitlines()[0] == (
+        ".agents/skills/alpha/SKILL.md:3:14: fixed yaml-unquoted-colon: Put the value in double quotes"
+    )
+    assert path.read_text() == '---\nname: alpha\ndescription: "Use this: when asked"\n---\n# Body\n\nDo the thing.\n'
