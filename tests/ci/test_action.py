@@ -265,3 +265,18 @@ def test_a_path_that_is_no_workspace_stops_at_the_check(installed: Path, tmp_pat
     assert "::error::albedo-skills check could not run (exit status 2)" in check.stdout
     assert "README.md" in check.stderr
     assert "sarif-file" not in runner.outputs["check"]  # nothing for the upload step
+
+
+def test_a_repository_without_skills_stops_at_the_check_saying_what_was_looked_for(installed: Path, tmp_path: Path):
+    # no pass without examination: a repository whose roots hold no skill folder is not a green check
+    workspace = tmp_path / "workspace"
+    (workspace / ".git").mkdir(parents=True)
+    (workspace / ".agents" / "skills").mkdir(parents=True)
+    runner, results = run_after_install(installed, workspace, tmp_path, {})
+    ((name, check),) = results
+    assert check.returncode == 2
+    assert "::error::albedo-skills check could not run (exit status 2)" in check.stdout
+    assert check.stderr.splitlines()[0] == (
+        "albedo-skills: error: . holds no skill: looked for skill folders in .albedo/skills, .agents/skills"
+    )
+    assert "sarif-file" not in runner.outputs["check"]

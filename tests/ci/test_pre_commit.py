@@ -99,4 +99,7 @@ def test_check_refuses_a_folder_among_several_paths(tmp_path: Path):
         [str(ALBEDO_SKILLS), "check", str(skill), str(tmp_path)], capture_output=True, text=True, cwd=tmp_path
     )
     assert done.returncode == 2
-    assert f"{str(tmp_path)!r} is a folder: name one WORKSPACE, or only SKILL.md files" in done.stderr
+    assert done.stderr == (
+        f"albedo-skills: error: {str(tmp_path)!r} is a folder of skills: name it alone; several PATHs must all be "
+        "SKILL.md files or skill folders\n"
+    )
