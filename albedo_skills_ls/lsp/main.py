@@ -71,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(ContentRedaction())
+    # stderr keeps this verbosity whatever `albedoSkills.logLevel` lets through to the client's log.
+    handler.setLevel(level)
     logging.basicConfig(level=level, handlers=[handler])
     logging.getLogger("pygls.protocol.json_rpc").addFilter(CancelsAtDebug())
 
@@ -81,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     from .app import create_server  # imported late: --version and --help stay instant
 
     server = create_server()
+    from .commands import RouteRefusalsLogged
+
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(RouteRefusalsLogged())
     gc.freeze()
     gc.enable()
     from . import transport

@@ -288,7 +288,7 @@ class AlbedoLanguageServer(LanguageServer):
             if problem not in old.problems:
                 self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
         if self._log_handler is not None:
-            self._log_handler.setLevel(_LEVELS.get(new.log_level, logging.INFO))
+            self._set_client_log_level(new.log_level)
         if not self.ready.is_set():
             return  # still starting: `start_sessions` discovers with these settings
         if old.discovery_key() != new.discovery_key():
@@ -369,8 +369,15 @@ class AlbedoLanguageServer(LanguageServer):
     def forward_logs(self) -> None:
         """Send our own log records at or above `albedoSkills.logLevel` to the client's log."""
         self._log_handler = ClientLogHandler(self)
-        self._log_handler.setLevel(_LEVELS.get(self.settings.log_level, logging.INFO))
+        self._set_client_log_level(self.settings.log_level)
         log.addHandler(self._log_handler)
+
+    def _set_client_log_level(self, name: str) -> None:
+        """The client's log gets records from `name` up; stderr's handler keeps its own level (`-v`), so our
+        logger lets through whatever either wants."""
+        level = _LEVELS.get(name, logging.INFO)
+        self._log_handler.setLevel(level)
+        log.setLevel(min(level, logging.getLogger().getEffectiveLevel()))
 
     # --- start-up ----------------------------------------------------------------------------------------
 
