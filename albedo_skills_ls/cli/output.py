@@ -54,12 +54,16 @@ def say_where_paths_are_from(prog: str) -> None:
     if base is None or _ShownFrom.said:
         return
     _ShownFrom.said = True
-    here = os.getcwd()
-    if base != here:
-        # the workspace above the current folder is `..` (or `../..`): a path to `cd` to
-        shown = os.path.relpath(base, here) if here.startswith(base.rstrip(os.sep) + os.sep) else path_from_here(base)
+    if base != os.getcwd():
         sys.stdout.flush()
-        print(f"{prog}: paths are relative to {printable(shown)}", file=sys.stderr)
+        print(f"{prog}: paths are relative to {printable(folder_from_here(base))}", file=sys.stderr)
+
+
+def folder_from_here(folder: str) -> str:
+    """A folder as one would `cd` to it from the current one: `..` (or `../..`) for one above it, else as
+    `path_from_here` shows it."""
+    here = os.getcwd()
+    return os.path.relpath(folder, here) if here.startswith(folder.rstrip(os.sep) + os.sep) else path_from_here(folder)
 
 
 def path_from_here(path: str) -> str:

@@ -86,7 +86,7 @@ def holds_skill_folders(folder: str) -> bool:
     return False
 
 
-def known_root(folder: str, home: str, user_roots: bool) -> Scope | None:
+def known_root(folder: str, home: str) -> Scope | None:
     """The scope of `folder` when it is one of the five roots (a workspace's, or the home folder's), else None."""
     from ..skills.candidates import root_paths
 
@@ -122,7 +122,7 @@ def check_target(args: argparse.Namespace) -> Target:
         found = find_workspace(here, home)
         folder = found or here
         return Target("workspace", folder, (), "workspace", folder, False)
-    kinds = [classify(path, home, args.user_roots) for path in paths]
+    kinds = [classify(path, home) for path in paths]
     if len(kinds) > 1 and any(kind != "files" for kind, _path, _scope in kinds):
         alone = next(path for (kind, _p, _s), path in zip(kinds, paths) if kind != "files")
         raise UsageError(
@@ -140,7 +140,7 @@ def check_target(args: argparse.Namespace) -> Target:
 KIND_WORDS = {"workspace": "workspace", "root": "skills root", "folder": "folder of skills", "files": "skill"}
 
 
-def classify(given: str, home: str, user_roots: bool) -> tuple[Kind, str, Scope]:
+def classify(given: str, home: str) -> tuple[Kind, str, Scope]:
     """(kind, absolute path, scope) for one PATH; for a file or skill folder the path is its `SKILL.md`."""
     from ..skills.discovery import SKILL_FILE
 
@@ -155,7 +155,7 @@ def classify(given: str, home: str, user_roots: bool) -> tuple[Kind, str, Scope]
         return "files", path, "workspace"
     if skill_file_in(path) is not None:
         return "files", os.path.join(path, SKILL_FILE), "workspace"
-    scope = known_root(path, home, user_roots)
+    scope = known_root(path, home)
     if scope is not None:
         return "root", path, scope
     if is_workspace(path):

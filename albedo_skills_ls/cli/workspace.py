@@ -72,6 +72,19 @@ def find_workspace(start: str, home: str | None) -> str | None:
         folder = parent
 
 
+def repository_top(folder: str) -> str | None:
+    """The top folder of the git repository `folder` is in (the nearest folder upward holding `.git`, a
+    folder or a worktree's file), or None."""
+    current = os.path.abspath(folder)
+    while True:
+        if os.path.exists(os.path.join(current, REPOSITORY_MARKER)):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
 def home_folder(args: argparse.Namespace) -> str:
     return args.home if args.home is not None else os.path.expanduser("~")
 

@@ -129,6 +129,17 @@ YAML_SYNTAX = _code(
     "frontmatter",
     "Fix the YAML at the range shown; quote values that hold `: ` or start with a special character.",
 )
+YAML_UNQUOTED_COLON = _code(
+    "yaml-unquoted-colon", ERROR,
+    "A one-line value holds `: ` without quotes, which YAML reads as another key.",
+    "a field's value on one line holds `: ` (such as `description: Use this: when asked`), so the YAML does "
+    "not parse; the range is the value. Other common YAML mistakes (`: ` in a continued line, a tab, an "
+    "unclosed quote, a value starting with `@`, a backtick, `%`, `*`, `&`, `[`, `{`, `|`, `>` or `- `) are "
+    "`yaml-syntax` with the same kind of plain advice",
+    "Put the value in double quotes (`description: \"Use this: when asked\"`); the quick fix does, and `check "
+    "--fix` applies it. Or fold it with `>-` and write the text on the next lines, indented.",
+    fixable=True,
+)
 YAML_TAG = _code(
     "yaml-tag", ERROR,
     "The frontmatter uses a YAML tag outside the failsafe schema.",

@@ -127,8 +127,13 @@ class _Checker:
             return None, None
         node = entry.value
         if not isinstance(node, Scalar):
-            kind = "a list" if not isinstance(node, Mapping) else "a map"
-            self.add(codes.FIELD_TYPE, f"`{key}` must be a string, not {kind}", node.range)
+            if isinstance(node, Mapping):  # `key: {...}`, or `key: a: b` over two lines
+                advice = "write it as one string, in double quotes if it starts with `{` or holds `: `"
+                kind = "a map"
+            else:  # `- ` items where a string was meant
+                advice = f"write one string; to spread it over lines, fold it: `{key}: >-`, then the lines indented, without `- `"
+                kind = "a list"
+            self.add(codes.FIELD_TYPE, f"`{key}` must be a string, not {kind}: {advice}", node.range)
             return None, node
         if self.rejected and node.range in self.rejected:
             return None, node

@@ -17,6 +17,7 @@ from typing import Any, Callable
 from . import codes
 from .codes import Code
 from .model import Diagnostic, Range
+from .yaml_advice import advise
 from .yamltree import Entry, Mapping, Node, Scalar, Sequence, duplicate_key
 
 # The failsafe schema's tags; "!" is the non-specific tag of a quoted scalar, which also means "string".
@@ -81,7 +82,8 @@ class _Builder:
         if event.anchor is not None:
             self.problem(
                 codes.YAML_ALIAS,
-                f"anchor `&{event.anchor}`: anchors and aliases are not allowed in frontmatter; write the value out",
+                f"anchor `&{event.anchor}`: anchors and aliases are not allowed in frontmatter; write the value out "
+                "(if the `&` is part of the text, put the value in double quotes)",
                 self.range(event),
             )
         tag = event.tag
@@ -90,7 +92,7 @@ class _Builder:
             self.problem(
                 codes.YAML_TAG,
                 f"tag `{shown}` is not allowed: frontmatter values are plain strings, lists and maps; "
-                "remove the tag",
+                "remove the tag (if the `!` is part of the text, put the value in double quotes)",
                 self.range(event),
             )
 
@@ -111,7 +113,7 @@ class _Builder:
             self.problem(
                 codes.YAML_ALIAS,
                 f"alias `*{event.anchor}`: anchors and aliases are not allowed in frontmatter; "
-                "write the value out",
+                "write the value out (if the `*` is part of the text, put the value in double quotes)",
                 self.range(event),
             )
             return self.scalar("", event)
@@ -187,10 +189,25 @@ def parse_yaml_events(yaml_text: str, path: str, line_offset: int = 0) -> tuple[
         mark = exc.problem_mark or exc.context_mark
         line = (mark.line if mark else 0) + line_offset
         column = mark.column if mark else 0
+        opened = exc.context_mark
+        advice = advise(
+            yaml_text.split("\n"),
+            exc.context,
+            exc.problem,
+            (mark.line, column) if mark else (0, 0),
+            (opened.line, opened.column) if opened is not None else None,
+        )
+        if advice is not None:  # a common mistake, in plain words with its fix
+            start, end = advice.range.start, advice.range.end
+            where = Range.of(start.line + line_offset, start.character, end.line + line_offset, end.character)
+            builder.problem(advice.code, advice.message, where)
+            return None, builder.problems
         what = " ".join(part for part in (exc.context, exc.problem) if part)
         builder.problem(
             codes.YAML_SYNTAX,
-            f"YAML syntax error: {what}: fix the frontmatter", Range.of(line, column, line, column + 1)
+            f"YAML syntax error: {what}: fix the frontmatter; a value that holds `: ` or starts with a special "
+            "character goes in double quotes",
+            Range.of(line, column, line, column + 1),
         )
         return None, builder.problems
     except ReaderError as exc:  # a character YAML does not allow: place it on that character

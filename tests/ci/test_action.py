@@ -313,3 +313,18 @@ def test_a_baseline_accepts_history_and_security_false_leaves_the_reading_out(in
     )
     assert all(done.returncode == 0 for _name, done in results if not isinstance(done, str)), results
     assert json.loads((workspace / "albedo-skills.sarif").read_text())["runs"][0]["results"] == []
+
+
+def test_a_repository_without_skills_stops_at_the_check_saying_what_was_looked_for(installed: Path, tmp_path: Path):
+    # no pass without examination: a repository whose roots hold no skill folder is not a green check
+    workspace = tmp_path / "workspace"
+    (workspace / ".git").mkdir(parents=True)
+    (workspace / ".agents" / "skills").mkdir(parents=True)
+    runner, results = run_after_install(installed, workspace, tmp_path, {})
+    ((name, check),) = results
+    assert check.returncode == 2
+    assert "::error::albedo-skills check could not run (exit status 2)" in check.stdout
+    assert check.stderr.splitlines()[0] == (
+        "albedo-skills: error: . holds no skill: looked for skill folders in .albedo/skills, .agents/skills"
+    )
+    assert "sarif-file" not in runner.outputs["check"]

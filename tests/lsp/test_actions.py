@@ -27,6 +27,8 @@ CASES = [
     ("pdf-tools", "# 😀 Title\n\n---\nname: pdf-tools\ndescription: Reads PDFs.\n---\nBody\n", "frontmatter-missing", 1),
     ("pdf-tools", "---\nname: pdf-tools\ndescription: 😀 x\nallowed-tools:\n  - Read\n  - Grep\n---\n", "allowed-tools-list", 1),
     ("pdf-tools", "---\nname: pdf-tools\ndescription: x\nallowed-tools: [😀Read, Grep]\n---\n", "allowed-tools-list", 1),
+    ("pdf-tools", "---\nname: pdf-tools\ndescription: 😀 Use this: when asked\n---\nBody\n", "yaml-unquoted-colon", 1),
+    ("pdf-tools", '---\nname: pdf-tools\ndescription: Say "hi": to 😀\n---\n', "yaml-unquoted-colon", 1),
 ]
 
 

@@ -71,7 +71,7 @@ async def test_no_agent_diagnostics_by_default_then_the_setting_turns_them_on_an
     assert host_codes(session, good) == ["host-not-seen"]  # Claude Code never reads .agents/skills
     nested = session.client.diagnostics[uri(claude)][0]
     assert "Claude Code 2.1.332 skips this skill silently" in nested.message
-    assert "yaml-syntax" in [str(d.code) for d in session.client.diagnostics[uri(bad)]]  # Albedo's own stays
+    assert "yaml-unquoted-colon" in [str(d.code) for d in session.client.diagnostics[uri(bad)]]  # Albedo's own stays
 
     settings = {"albedoSkills": {"home": str(home), "hosts": []}}
     session.client.set_configuration(settings)

@@ -220,7 +220,7 @@ def test_the_diff_is_a_patch_git_apply_applies(tmp_path):
     assert git(repository, "commit", "-qm", "skills").returncode == 0
     patch = run_cli("check", "--no-user-roots", "--diff", cwd=repository / "src")
     assert patch.stderr.decode().splitlines() == [
-        "albedo-skills: paths are relative to ..",
+        "albedo-skills: the patch's paths are relative to ..",
         "albedo-skills: 4 fixes in 4 files would be applied; nothing was written",
     ]
     text = patch.stdout.decode()
@@ -238,3 +238,40 @@ def test_the_diff_is_a_patch_git_apply_applies(tmp_path):
     assert after.stdout == b""
     left = run_cli("check", "--no-user-roots", cwd=repository).stdout.decode().splitlines()
     assert [line.split(": error ")[1].split()[0] for line in left] == ["name-invalid", "name-invalid"]
+
+
+def test_an_unquoted_colon_is_explained_and_fix_quotes_the_value(tmp_path):
+    path = write_skill(root_of(tmp_path), "alpha", "name: alpha\ndescription: Use this: when asked\n")
+    before = run_cli("check", "--no-user-roots", cwd=tmp_path)
+    assert before.returncode == 1
+    assert before.stdout.decode() == (
+        ".agents/skills/alpha/SKILL.md:3:14: error yaml-unquoted-colon the value of `description` holds `: ` (a colon "
+        "and a space), which YAML reads as the start of another key: put the whole value in double quotes (a `\"` "
+        "inside it written `\\\"`), or fold it with `>-` and write the text on the next lines, indented\n"
+    )
+    fixed = fix(tmp_path)
+    assert fixed.returncode == 0, fixed.stderr
+    assert fixed.stderr.decode().splitlines()[0] == (
+        ".agents/skills/alpha/SKILL.md:3:14: fixed yaml-unquoted-colon: Put the value in double quotes"
+    )
+    assert path.read_text() == '---\nname: alpha\ndescription: "Use this: when asked"\n---\n# Body\n\nDo the thing.\n'
+
+
+@pytest.mark.parametrize("applied_in", ["skills", "."])
+def test_a_workspace_inside_a_repository_gets_a_patch_from_the_repositorys_top(tmp_path, applied_in):
+    # `git apply` reads a patch's paths from the repository's top folder (and skips, silently, the paths
+    # outside the folder it runs in): the paths start there, so it applies from the workspace or the top
+    repository = tmp_path / "repo"
+    path = write_skill(repository / "skills" / ".agents" / "skills", "alpha", valid("alpha") + "licence: MIT\n")
+    assert git(repository, "init", "-q", ".").returncode == 0
+    assert git(repository, "add", "-A").returncode == 0
+    assert git(repository, "commit", "-qm", "skills").returncode == 0
+    patch = run_cli("check", "--no-user-roots", "--diff", cwd=repository / "skills")
+    assert patch.stdout.decode().startswith(
+        "diff --git a/skills/.agents/skills/alpha/SKILL.md b/skills/.agents/skills/alpha/SKILL.md\n"
+    )
+    assert patch.stderr.decode().splitlines()[0] == "albedo-skills: the patch's paths are relative to .."
+    (tmp_path / "fix.patch").write_bytes(patch.stdout)
+    applied = git(repository / applied_in, "apply", str(tmp_path / "fix.patch"))
+    assert applied.returncode == 0 and applied.stderr == b"", applied.stderr
+    assert "license: MIT" in path.read_text()

@@ -71,6 +71,7 @@ FIXABLE_EXAMPLES = {
     "frontmatter-missing": "# Demo\n",
     "allowed-tools-list": "---\nname: demo\ndescription: Does things.\nallowed-tools: [Read, Grep]\n---\n",
     "reference-missing": "---\nname: demo\ndescription: Does things.\n---\nSee [g](reference/guide.md).\n",
+    "yaml-unquoted-colon": "---\nname: demo\ndescription: Use this: when asked.\n---\n",
 }
 
 

@@ -408,23 +408,24 @@ def test_same_key_in_different_maps_is_not_a_duplicate():
 
 
 @pytest.mark.parametrize(
-    "yaml, where",
+    "yaml, code, where",
     [
-        ("description: d\nfoo: bar: baz\n", rng(3, 8, 3, 9)),  # the second `:`
-        ("description: d\n  bad: indent\n", rng(3, 5, 3, 6)),
-        ("description: 'never closed\n", rng(3, 0, 3, 1)),  # end of the block: on the closing line
-        ("description: [a, b\n", rng(3, 0, 3, 1)),
-        ("description: d\n\t- tab\n", rng(3, 0, 3, 1)),
-        ("description: \U0001f600\U0001f600: x\n", rng(2, 15, 2, 16)),  # code points, not 21 (bytes)
+        # an unquoted `: ` in a one-line value: the whole value, which the quick fix quotes
+        ("description: d\nfoo: bar: baz\n", "yaml-unquoted-colon", rng(3, 5, 3, 13)),
+        ("description: d\n  bad: indent\n", "yaml-syntax", rng(3, 5, 3, 6)),
+        ("description: 'never closed\n", "yaml-syntax", rng(2, 13, 2, 14)),  # the quote that was never closed
+        ("description: [a, b\n", "yaml-syntax", rng(3, 0, 3, 1)),  # end of the block: on the closing line
+        ("description: d\n\t- tab\n", "yaml-syntax", rng(3, 0, 3, 1)),
+        ("description: \U0001f600\U0001f600: x\n", "yaml-unquoted-colon", rng(2, 13, 2, 18)),  # code points
         # libyaml stops after the last character of `*`: the range stays on the line (zero width at its end)
-        ("description: d\n*\n", rng(3, 1, 3, 1)),
-        ("description: d\nlicense: &\n", rng(3, 10, 3, 10)),
-        ("description: d\r\n*\r\n", rng(3, 1, 3, 1)),
+        ("description: d\n*\n", "yaml-syntax", rng(3, 1, 3, 1)),
+        ("description: d\nlicense: &\n", "yaml-syntax", rng(3, 10, 3, 10)),
+        ("description: d\r\n*\r\n", "yaml-syntax", rng(3, 1, 3, 1)),
     ],
 )
-def test_yaml_syntax_error_is_placed_where_the_parser_stopped(yaml, where):
+def test_yaml_syntax_error_is_placed_where_the_parser_stopped(yaml, code, where):
     parsed = check(f"---\nname: demo\n{yaml}---\n")
-    diag = only(parsed.diagnostics, "yaml-syntax")
+    diag = only(parsed.diagnostics, code)
     assert len(parsed.diagnostics) == 1
     assert diag.range == where
     assert not parsed.valid and parsed.name is None

@@ -19,6 +19,7 @@ KNOWN_CODES = {
     "frontmatter-not-mapping",
     "frontmatter-too-large",
     "yaml-syntax",
+    "yaml-unquoted-colon",
     "yaml-tag",
     "yaml-alias",
     "yaml-duplicate-key",

@@ -269,6 +269,18 @@ def test_keep_chomping_counts_all_but_the_final_line_break():
     [
         (fm("name: [a, b]", DESCRIPTION), rng(1, 6, 1, 12), "`name` must be a string, not a list"),
         (fm("name:", "  - a", "  - b", DESCRIPTION), rng(2, 2, 4, 0), "`name` must be a string, not a list"),
+        (
+            fm(NAME, "description:", "  - Reads PDFs.", "  - Use when asked."),
+            rng(3, 2, 5, 0),
+            "`description` must be a string, not a list: write one string; to spread it over lines, fold it: "
+            "`description: >-`, then the lines indented, without `- `",
+        ),
+        (
+            fm(NAME, "description:", "  Use: when asked"),
+            rng(3, 2, 4, 0),
+            "`description` must be a string, not a map: write it as one string, in double quotes if it starts with "
+            "`{` or holds `: `",
+        ),
         (fm(NAME, "description: {a: b}"), rng(2, 13, 2, 19), "`description` must be a string, not a map"),
         (fm(NAME, "description:", "  a: b"), rng(3, 2, 4, 0), "`description` must be a string, not a map"),
         (fm(NAME, DESCRIPTION, "license: [MIT]"), rng(3, 9, 3, 14), "`license` must be a string, not a list"),

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
 from ..options import add_catalog_options
 from ..output import (
     display_path,
+    folder_from_here,
     path_from_here,
     plural,
     print_json,
@@ -60,7 +62,7 @@ def configure_check(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--diff",
         action="store_true",
-        help="print the fixes as a patch `git apply` applies (paths relative to the workspace); write nothing",
+        help="print the fixes as a patch `git apply` applies (paths from the top of the git repository); write nothing",
     )
     from .hosts import host_ids_argument
 
@@ -87,7 +89,7 @@ def run_check(args: argparse.Namespace) -> int:
     catalog = load_target(target, args)
     require_examined(target, examined_paths(catalog), [root.path for root in catalog.roots])
     if args.diff:
-        return print_diff(catalog, args.unsafe)
+        return print_diff(catalog, args.unsafe, target.base)
     if args.fix and apply_fixes(catalog, args.unsafe):
         catalog = load_target(target, args)  # what is left, as the files are now
     if args.hosts:
@@ -172,18 +174,25 @@ def report_outside(outside: list[FileChange]) -> None:
         )
 
 
-def print_diff(catalog: Catalog, unsafe: bool) -> int:
-    """`--diff`: the fixes as a unified diff on stdout, nothing written; the exit status is the check's."""
+def print_diff(catalog: Catalog, unsafe: bool, workspace: str) -> int:
+    """`--diff`: the fixes as a patch on stdout, nothing written; the exit status is the check's. Its paths
+    are relative to the top folder of the git repository the workspace is in (else to the workspace):
+    `git apply` reads a patch's paths from there, whichever of the repository's folders it runs in."""
     from ..fixing import plan_fixes, unified_diff
+    from ..workspace import repository_top
 
     use_safe_text_output()
     plan = plan_fixes(catalog, unsafe)
-    if plan.changes or plan.outside:
-        say_where_paths_are_from(PROG)
+    top = repository_top(workspace) or workspace
+    if plan.changes and top != os.getcwd():
+        print(f"{PROG}: the patch's paths are relative to {printable(folder_from_here(top))}", file=sys.stderr)
+
+    def shown(path: str) -> str:  # git's own quoting (unified_diff) keeps the bytes exact
+        return os.path.relpath(path, top) if path.startswith(top.rstrip(os.sep) + os.sep) else path
+
     for change in plan.changes:
-        # paths relative to the workspace, where `git apply` is run; git's own quoting keeps them exact
-        shown_new = display_path(change.renamed_to) if change.renamed_to else None
-        sys.stdout.write(unified_diff(change, display_path(change.path), shown_new))
+        shown_new = shown(change.renamed_to) if change.renamed_to else None
+        sys.stdout.write(unified_diff(change, shown(change.path), shown_new))
     fixes = sum(len(change.applied) for change in plan.changes)
     files = plural(len(plan.changes), "file")
     fixes_shown = plural(fixes, "fix", "fixes")

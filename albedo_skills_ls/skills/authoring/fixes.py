@@ -17,6 +17,7 @@ from ..codes import (
     NAME_INVALID,
     NAME_MISMATCH,
     SKILL_FILE_MISSING,
+    YAML_UNQUOTED_COLON,
 )
 from ..discovery import SKILL_FILE, traps
 from ..frontmatter import Mapping, Scalar, late_opening, lines_of, read_text
@@ -140,6 +141,14 @@ def quick_fixes(path: str, text: str) -> list[Fix]:
             fix = _join_allowed_tools(diagnostic, mapping)
             if fix is not None:
                 fixes.append(fix)
+        elif diagnostic.code == YAML_UNQUOTED_COLON.id:
+            # the range is exactly the one-line value (yaml_advice checked that quoting keeps its text)
+            value = text_at(skill_text.text or "", diagnostic.range)
+            if value:
+                import json
+
+                quoted = json.dumps(value, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
+                fixes.append(Fix("Put the value in double quotes", diagnostic, (Edit(diagnostic.range, quoted),), True, safe=True))
         elif diagnostic.code == FRONTMATTER_MISSING.id:
             opening = late_opening(skill_text.lines)
             if opening is not None:
