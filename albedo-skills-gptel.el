@@ -311,7 +311,7 @@ REASON says which notice it is, so each is shown once: see
 
 (defvar albedo-skills-gptel--noticed nil
   "Reasons (`no-server', `timeout', ...) said since the server last answered.
-Decisions.md section 9: with no server or no answer the prompt goes as
+docs/design.md#9-other-chats-and-other-agents: with no server or no answer the prompt goes as
 typed and one notice says why, not one per send.")
 
 (defun albedo-skills-gptel--notice (text)

@@ -47,8 +47,8 @@ def completion_builder(tree: generate.Tree, capabilities: dict = CLIENT_CAPABILI
             steps.send(None)
         except StopIteration:
             pass
-        server.rebuild_sessions()
-        for session in server.sessions:
+        server.workspaces.rebuild()
+        for session in server.workspaces.sessions:
             session.reload()
         server.ready.set()
         uri = file_uri(os.path.join(tree.workspace, "x.chat.md"))

@@ -1,5 +1,5 @@
 """skills.read paging cost: reading a whole 16 MiB file in 64 KiB pages, with and without the session's
-remembered encoding verdict (issue 11 item 11). Not part of CI; its figures go in docs/performance.md.
+remembered encoding verdict. Not part of CI; its figures go in docs/performance.md.
 
     .venv/bin/python benchmarks/paging.py
 """

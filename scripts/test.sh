@@ -34,7 +34,7 @@ fi
   e2e/run.sh
 )
 
-# Conformance with the agents themselves (issue 20): Codex, Claude Code, Gemini CLI, OpenCode and Copilot CLI
+# Conformance with the agents themselves (docs/hosts-conformance.md): Codex, Claude Code, Gemini CLI, OpenCode and Copilot CLI
 # at pinned versions (cached in ~/.cache/albedo-skills-ls/agents-*, installed from npm when missing) list
 # their skills offline, in a loopback-only network namespace, over the fixture; any disagreement with
 # `albedo-skills hosts` fails. Offline with an empty cache it compares the recorded observations and says so.

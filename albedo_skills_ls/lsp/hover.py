@@ -8,7 +8,7 @@ from lsprotocol import types
 from ..skills import authoring
 from ..skills.model import Range
 from . import chat
-from .documents import OpenDocument, isolated, markup, open_document
+from .documents import OpenDocument, by_kind, isolated, markup
 from .server import AlbedoLanguageServer
 
 OPENING = "---"
@@ -24,7 +24,7 @@ def agents_hover(ls: AlbedoLanguageServer, document: OpenDocument) -> types.Hove
         return None
     from ..skills.hosts.table import markdown_for_file
 
-    report = ls.host_findings.report(ls.session_for(path).workspace, ls.home(), None)
+    report = ls.findings.host_findings.report(ls.workspaces.session_for(path).workspace, ls.settings.home_folder(), None)
     markdown = markdown_for_file(report, path)
     if markdown is None:
         return None
@@ -33,28 +33,28 @@ def agents_hover(ls: AlbedoLanguageServer, document: OpenDocument) -> types.Hove
     return types.Hover(contents=markup(ls, markdown, "hover"), range=document.to_lsp(where, ls.encoding))
 
 
+def skill_hover(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> types.Hover | None:
+    """Which agents load the skill (on the opening `---`), else the frontmatter key under the cursor."""
+    if position.line == 0 and document.path is not None:
+        agents = agents_hover(ls, document)
+        if agents is not None:
+            return agents
+    found = authoring.hover_field(document.text, position.line, document.character(position, ls.encoding))
+    if found is None:
+        return None
+    markdown, where = found
+    return types.Hover(contents=markup(ls, markdown, "hover"), range=document.to_lsp(where, ls.encoding))
+
+
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @isolated
     def hover(ls: AlbedoLanguageServer, params: types.HoverParams) -> types.Hover | None:
-        document = open_document(ls, params.text_document.uri)
-        if document is None:
-            return None
-        if document.kind == "chat":
-            return chat.hover(ls, document, params.position)
-        if document.kind != "skill":
-            return None
-        if params.position.line == 0 and document.path is not None:
-            agents = agents_hover(ls, document)
-            if agents is not None:
-                return agents
-        found = authoring.hover_field(
-            document.text, params.position.line, document.character(params.position, ls.encoding)
-        )
-        if found is None:
-            return None
-        markdown, where = found
-        return types.Hover(
-            contents=markup(ls, markdown, "hover"),
-            range=document.to_lsp(where, ls.encoding),
+        return by_kind(
+            ls,
+            params.text_document.uri,
+            None,
+            skill=lambda document: skill_hover(ls, document, params.position),
+            chat=lambda document: chat.hover(ls, document, params.position),
+            skill_needs_file=False,
         )

@@ -1,4 +1,5 @@
-"""pygls's JSON-RPC protocol, with the lifecycle and bookkeeping fixes the server needs (issue 11, items 3, 8).
+"""pygls's JSON-RPC protocol, with the lifecycle and bookkeeping fixes the server needs
+(docs/design.md#10-the-server).
 
 Each fix is a small override of pygls 2.1.1 internals, named and tested (tests/hostile/test_protocol.py);
 each test also fails when pygls changes the internals it relies on, so an upgrade shows what to revisit.
@@ -7,7 +8,7 @@ each test also fails when pygls changes the internals it relies on, so an upgrad
   threaded or generator handler in `_request_futures`, keyed by a fresh uuid for notifications and for each
   step of a generator handler (every builtin such as `didChange`), and only responses ever remove entries:
   one or two futures leaked per notification, about 2 KB per edit.
-- Ended progress tokens are forgotten (pygls issue #607): `Progress.end` leaves the token's future in
+- Ended progress tokens are forgotten (pygls's own tracker: https://github.com/openlawlibrary/pygls/issues/607): `Progress.end` leaves the token's future in
   `Progress.tokens` forever.
 - `shutdown` cancels what is in flight over a copy of `_request_futures` (a cancelled future is now
   forgotten at once, which changed the dict under pygls's own loop).

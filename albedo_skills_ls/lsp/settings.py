@@ -6,6 +6,7 @@ caller shows it with `window/showMessage`) and its default is used instead; the 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -36,6 +37,10 @@ class Settings:
     def discovery_key(self) -> tuple[Any, ...]:
         """The settings that change what discovery finds: a change to any of them means a reload."""
         return (self.user_roots, self.home, self.builtin_commands)
+
+    def home_folder(self) -> str:
+        """The home whose user roots are read: the `home` setting, else the process's home directory."""
+        return os.path.abspath(self.home or os.path.expanduser("~"))
 
 
 # setting name (as written by users) -> (field, validator)

@@ -1,4 +1,4 @@
-"""Reading JSON-RPC frames from stdio or TCP, strictly (issue 11, items 7 and 8).
+"""Reading JSON-RPC frames from stdio or TCP, strictly (docs/design.md#8-trust-boundaries).
 
 pygls 2.1.1's reader skips any header line it does not understand and never resynchronises: after one
 bad or missing `Content-Length`, the next body is read as header lines and the server stays alive but

@@ -1,4 +1,4 @@
-"""Activation: `commands.catalog` and `commands.invoke` (decisions.md section 5).
+"""Activation: `commands.catalog` and `commands.invoke` (docs/design.md#5-commands).
 
 Everything reads one `Catalog` passed in by the caller, so a request that races a reload is answered from
 one snapshot. Invoking a skill re-reads its `SKILL.md` and refuses when its identity changed since that

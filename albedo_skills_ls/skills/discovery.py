@@ -1,6 +1,6 @@
 """Discovery: the five roots, their candidate folders, collisions, the bounds, and the frozen `Catalog`.
 
-Follows decisions.md section 3. `discover` runs the steps in order: list the candidates of every root
+Follows docs/design.md#3-discovery. `discover` runs the steps in order: list the candidates of every root
 (candidates.py), examine each candidate's `SKILL.md` (read by skill_file.py, parsed by rules.py, reused
 through a `ParseCache`), pick the winner of each name and bound the findings (winners.py). The names those
 modules define that callers use are importable from here too, as they always were.

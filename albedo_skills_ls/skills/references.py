@@ -188,7 +188,7 @@ class NearMiss(NamedTuple):
 def near_miss(folder: str, target: str) -> NearMiss | None:
     """The one existing path a missing `target` most likely meant: the same path in other letter case or
     with a folder named in the singular or plural (`reference/` for `references/`), else the same
-    rest of the path under exactly one sibling of its first folder (`docs/x.md` for `references/x.md`).
+    rest of the path under exactly one sibling of its first folder (`guides/x.md` for `references/x.md`).
 
     Only folders inside the skill folder are listed, at most limits.MAX_NEAR_MISS_ENTRIES entries each.
     """

@@ -2,7 +2,7 @@
 
 Both functions take the skill's folder (the directory holding its `SKILL.md`) and its discovery root from
 the caller, which has already looked the skill up in the catalog; neither trusts that lookup as proof of a
-path (decisions.md section 8, confinement.py). Everything here is plain Python: stat, lstat, scandir and one
+path (docs/design.md#8-trust-boundaries, confinement.py). Everything here is plain Python: stat, lstat, scandir and one
 read of one regular file. Nothing is executed, imported, fetched or written (spec "Trust and execution").
 
 Safety rules shared by both functions:

@@ -92,7 +92,7 @@ def read_skill_bytes(
 
 def missing_skill_file_message(folder: str) -> str:
     """Why a candidate folder has no `SKILL.md`, with the fix, for the traps that hide real skills
-    (decisions.md section 7): the file named in other letter case, or skills nested a level too deep."""
+    (docs/design.md#7-what-real-skills-taught): the file named in other letter case, or skills nested a level too deep."""
     name = os.path.basename(folder)
     found = traps(folder)
     if found.wrong_case is not None:

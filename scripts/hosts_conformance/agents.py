@@ -1,6 +1,6 @@
 """The runnable agents at pinned versions, and their install into a cache outside the clone.
 
-The versions are the ones `../shared/research/host-oracles.md` ran (npm `latest` on 2026-12-01). Each lives
+The versions are npm's `latest` on 2026-12-01, when the agents were first run for these models. Each lives
 in `~/.cache/albedo-skills-ls/agents-<id>-<version>` (or under `$ALBEDO_AGENTS_CACHE`), installed once by
 npm into a `.part` folder that is renamed only when the agent answers `--version` with the pinned version,
 so a half-finished install is never taken for a cached one.

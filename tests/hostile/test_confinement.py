@@ -1,4 +1,4 @@
-"""A snapshot is never proof of a path (decisions.md section 8, issue 11 item 1).
+"""A snapshot is never proof of a path (docs/design.md#8-trust-boundaries).
 
 After discovery, the skill folder is replaced by a link to `/`. No file watcher tells the server (a client
 that does not watch files, or `autoReload` off, or the reload debounce), so the snapshot still names the

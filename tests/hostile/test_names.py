@@ -1,4 +1,4 @@
-"""Text that is not valid Unicode (decisions.md section 8; issue 11 items 4, LSP side, and 6).
+"""Text that is not valid Unicode (docs/design.md#8-trust-boundaries), on the server's side.
 
 Lone surrogates in arguments are refused as invalid (InvalidParams), never passed on raw; a skill folder
 whose name is not UTF-8 is shown with an escape in what the server publishes, and the rest of the tree is

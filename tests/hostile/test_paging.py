@@ -1,4 +1,4 @@
-"""A page of skills.read costs the page (issue 11 item 11): the encoding verdict is remembered per file
+"""A page of skills.read costs the page: the encoding verdict is remembered per file
 identity (device, inode, size, modification time) in the session, so later pages read only their bytes.
 
 The tests observe this on a real file: once the verdict is remembered, bytes rewritten in place outside

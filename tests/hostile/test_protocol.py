@@ -168,7 +168,7 @@ async def test_our_server_forgets_every_finished_handler():
 
 
 def test_stock_pygls_still_keeps_ended_progress_tokens_and_ours_drops_them():
-    # pygls issue #607. When the first assertion fails, pygls drops ended tokens itself: remove EndingProgress.
+    # https://github.com/openlawlibrary/pygls/issues/607. When the first assertion fails, pygls drops ended tokens itself: remove EndingProgress.
     for progress_class, kept in ((Progress, True), (EndingProgress, False)):
         server = LanguageServer("stock", "0")
         server.protocol.set_writer(_Sink())

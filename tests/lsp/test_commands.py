@@ -1,4 +1,4 @@
-"""The `workspace/executeCommand` routes over stdio with the real server (decisions.md section 5).
+"""The `workspace/executeCommand` routes over stdio with the real server (docs/design.md#5-commands).
 
 commands.catalog [folder?], commands.invoke [command, arguments?, mode?, folder?], skills.resources [name],
 skills.read [name, resource?, offset?, limit?], skills.reload and skills.prompt [folder?] (the catalog as the

@@ -1,4 +1,4 @@
-"""Activation: commands.catalog and commands.invoke (decisions.md section 5), on real trees in tmp_path.
+"""Activation: commands.catalog and commands.invoke (docs/design.md#5-commands), on real trees in tmp_path.
 
 Covers the catalog's order and shape, both invoke modes, the activation block's delimiters, staleness
 after edits on disk, the `/reload` and `/help` built-ins, snapshot consistency under reloads, and that

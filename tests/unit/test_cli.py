@@ -204,7 +204,7 @@ def test_text_escapes_control_characters(tmp_path):
 
 
 def test_an_error_after_the_diagnostic_bound_is_shown_and_counted(tmp_path):
-    # decisions.md section 7: the bound keeps errors first, the summary counts everything found and says
+    # docs/design.md#7-what-real-skills-taught: the bound keeps errors first, the summary counts everything found and says
     # how many of each severity were not shown, and a run that exits 1 names an error
     root = workspace_root(tmp_path)
     for index in range(70):  # 70 warnings sort before the error

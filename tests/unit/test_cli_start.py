@@ -1,4 +1,4 @@
-"""What a run of the command line loads and builds (issue 14): only the verb it runs, no `shutil`."""
+"""What a run of the command line loads and builds: only the verb it runs, no `shutil`."""
 
 from __future__ import annotations
 

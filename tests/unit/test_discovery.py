@@ -1,4 +1,4 @@
-"""Discovery (decisions.md section 3) on real trees: roots, candidates, links, FIFOs, permissions,
+"""Discovery (docs/design.md#3-discovery) on real trees: roots, candidates, links, FIFOs, permissions,
 collisions, bounds, ordering and the snapshot's contents."""
 
 from __future__ import annotations
@@ -719,7 +719,7 @@ def test_one_candidate_over_the_bound_skips_the_last_in_precedence_order_across_
     diag = only(catalog.diagnostics, "candidate-limit")
     assert len(catalog.diagnostics) == 1
     assert diag.severity == WARNING
-    assert diag.path == str(layout.workspace)  # decisions.md section 7: limit notes sit on the workspace
+    assert diag.path == str(layout.workspace)  # docs/design.md#7-what-real-skills-taught: limit notes sit on the workspace
     assert diag.message.startswith("1 skill folder")
     assert str(layout.roots[2] / "aaa") in diag.message
     assert str(MAX_CANDIDATES) in diag.message

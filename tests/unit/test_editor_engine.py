@@ -80,7 +80,7 @@ def test_missing_and_outside(tmp_path):
         ("reference-missing", 6, "scripts/x.py"),
         ("reference-missing", 6, "references/a.md/deeper.md"),
     ]
-    # a missing code span is only information (decisions.md section 7): code spans are often examples
+    # a missing code span is only information (docs/design.md#7-what-real-skills-taught): code spans are often examples
     assert [d.severity for d in found] == ["warning"] * 6 + ["information"] * 2
     links = references.document_links(path, FRONT + body)
     assert [link.reference.target for link in links] == ["references/a.md", "references/inner-link.md"]

@@ -1,4 +1,4 @@
-"""File references as real skills write them (decisions.md section 7).
+"""File references as real skills write them (docs/design.md#7-what-real-skills-taught).
 
 Each shape here was a false `reference-missing` on public skill collections (footnotes, definitions with
 trailing text, host placeholders for the skill folder, example code spans), or a true one that deserves a
@@ -232,7 +232,7 @@ def test_a_link_to_a_sibling_skill_says_to_name_the_skill(tmp_path, target):
     assert "another skill" in found.message and "`threat-model`" in found.message
 
 
-@pytest.mark.parametrize("target", ["../shared/notes.md", "../../tools/x.md", "/etc/passwd", "../../README.md", "../.."])
+@pytest.mark.parametrize("target", ["../common/notes.md", "../../tools/x.md", "/etc/passwd", "../../README.md", "../.."])
 def test_other_links_outside_keep_the_move_advice(tmp_path, target):
     (found,) = findings(skill(tmp_path), f"See [x]({target}).\n")
     assert "another skill" not in found.message and "move the file" in found.message
