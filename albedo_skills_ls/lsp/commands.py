@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from ..skills import activation, limits, resources
+from ..skills import activation, limits, resource_listing, resource_paging
 from ..skills.prompt import prompt_block
 from ..skills.catalog import SkillsSession
 from ..skills.errors import InvalidArguments, Refused, require_unicode
@@ -131,14 +131,14 @@ def register(server: AlbedoLanguageServer) -> None:
     def skills_resources(ls: AlbedoLanguageServer, *args: Any) -> dict[str, Any]:
         (name,) = _arguments(args, ("name",), 1)
         skill = _find_skill(ls, name)
-        return resources.list_resources(skill.name, skill.folder, discovery_root=skill.root)
+        return resource_listing.list_resources(skill.name, skill.folder, discovery_root=skill.root)
 
     @server.command("skills.read")
     @_route
     def skills_read(ls: AlbedoLanguageServer, *args: Any) -> dict[str, Any]:
         name, resource, offset, limit = _arguments(args, ("name", "resource", "offset", "limit"), 1)
         skill = _find_skill(ls, name)
-        return resources.read_resource(
+        return resource_paging.read_resource(
             skill.name,
             skill.folder,
             "SKILL.md" if resource is None else resource,

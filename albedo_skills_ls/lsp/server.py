@@ -28,7 +28,7 @@ from .client_log import ClientLogHandler, level_of
 from .delivery import Converter, Delivered, Rendering
 from .documents import document_at, open_paths, open_text
 from .findings import Findings
-from .protocol import AlbedoProtocol
+from .pygls_internals import AlbedoProtocol
 from .settings import Settings
 from .watchers import Watchers
 from .workspaces import Workspaces

@@ -24,7 +24,7 @@ from .discovery import (
 )
 from .model import SEVERITY_RANK, Catalog, Diagnostic, Scope
 from .references import check_references
-from .resources import EncodingVerdicts
+from .resource_paging import EncodingVerdicts
 from .rules import ParsedSkill, check_document
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import activation, resources
+from albedo_skills_ls.skills import activation, resource_paging
 from albedo_skills_ls.skills.discovery import discover
 from albedo_skills_ls.skills.errors import InvalidArguments
 from lsp.harness import valid, write_skill
@@ -39,7 +39,7 @@ def test_engine_refuses_lone_surrogates_as_invalid_arguments(tmp_path):
     # the server refuses it too, below)
     for path in ("\ud800", "references/\ud83d.md", "a\udfff"):
         with pytest.raises(InvalidArguments, match="not valid Unicode"):
-            resources.read_resource("demo", skill.folder, path, discovery_root=skill.root)
+            resource_paging.read_resource("demo", skill.folder, path, discovery_root=skill.root)
     with pytest.raises(InvalidArguments, match="not valid Unicode"):
         activation.invoke(catalog, "/demo", "go \ud800 now", "user")
     with pytest.raises(InvalidArguments, match="not valid Unicode"):

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from albedo_skills_ls.skills.limits import MAX_ENCODING_VERDICTS
-from albedo_skills_ls.skills.resources import EncodingVerdicts, read_resource
+from albedo_skills_ls.skills.resource_paging import EncodingVerdicts, read_resource
 from lsp.harness import valid, write_skill
 
 

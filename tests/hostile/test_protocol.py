@@ -11,7 +11,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.progress import Progress
 
-from albedo_skills_ls.lsp.protocol import AlbedoProtocol, EndingProgress
+from albedo_skills_ls.lsp.pygls_internals import AlbedoProtocol, EndingProgress
 from albedo_skills_ls.lsp.app import create_server
 from albedo_skills_ls.lsp.transport import EXIT_BAD_FRAME, MAX_HEADER_LINE_BYTES
 
@@ -151,7 +151,7 @@ async def _edit_many(server: LanguageServer, count: int) -> int:
 
 async def test_stock_pygls_still_keeps_a_future_per_notification():
     # The upstream bug AlbedoProtocol._execute_handler works around. When this fails, pygls stopped leaking:
-    # drop the override in albedo_skills_ls/lsp/protocol.py (and this test).
+    # drop the override in albedo_skills_ls/lsp/pygls_internals.py (and this test).
     stock = LanguageServer("stock", "0")
 
     @stock.feature(types.TEXT_DOCUMENT_DID_CHANGE)

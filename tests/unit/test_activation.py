@@ -29,7 +29,8 @@ from albedo_skills_ls.skills.activation import (
 )
 from albedo_skills_ls.skills.catalog import SkillsSession
 from albedo_skills_ls.skills.errors import InvalidArguments, Refused
-from albedo_skills_ls.skills.resources import list_resources, read_resource
+from albedo_skills_ls.skills.resource_listing import list_resources
+from albedo_skills_ls.skills.resource_paging import read_resource
 from conftest import Layout, skill_text, write_skill
 
 BUILTIN_KEYS = {"command", "name", "kind", "description", "arguments"}

@@ -20,7 +20,7 @@ PACKAGE_DIR = os.path.dirname(albedo_skills_ls.__file__)
 LSP_CORE = {
     f"{PACKAGE}.lsp.{name}"
     for name in (
-        "server", "documents", "convert", "delivery", "settings", "client", "protocol", "host_findings",
+        "server", "documents", "convert", "delivery", "settings", "client", "pygls_internals", "host_findings",
         "workspaces", "findings", "watchers", "client_log", "uris",
     )
 }
