@@ -13,6 +13,7 @@ import pytest
 
 from albedo_skills_ls.skills import authoring, references
 from albedo_skills_ls.skills.model import INFORMATION, WARNING
+from albedo_skills_ls.skills.reference_scan import find_references
 
 FRONT = "---\nname: demo\ndescription: Does things.\n---\n"
 
@@ -32,7 +33,7 @@ def skill(tmp_path: Path, *files: str) -> Path:
 
 
 def findings(folder: Path, body: str):
-    return references.missing_references(str(folder / "SKILL.md"), FRONT + body)
+    return references.check_references(str(folder / "SKILL.md"), find_references(FRONT + body))
 
 
 # --- link reference definitions, as CommonMark defines them ------------------------------------------------
