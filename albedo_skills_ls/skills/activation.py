@@ -202,10 +202,3 @@ def activation_input(skill: Skill, arguments: str, instructions: str) -> str:
         "Follow its instructions with the given arguments.\n"
         f"{ACTIVATION_OPEN}\n{_json_for_block(payload)}\n{ACTIVATION_CLOSE}"
     )
-
-
-def parse_activation_input(model_input: str) -> dict[str, Any]:
-    """The inverse of `activation_input`, for clients and tests."""
-    start = model_input.index(f"\n{ACTIVATION_OPEN}\n") + len(ACTIVATION_OPEN) + 2
-    end = model_input.index(f"\n{ACTIVATION_CLOSE}", start)
-    return json.loads(model_input[start:end])

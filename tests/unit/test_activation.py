@@ -24,13 +24,13 @@ from albedo_skills_ls.skills.activation import (
     activation_input,
     command_catalog,
     invoke,
-    parse_activation_input,
     resolve,
 )
 from albedo_skills_ls.skills.catalog import SkillsSession
 from albedo_skills_ls.skills.errors import InvalidArguments, Refused
 from albedo_skills_ls.skills.resource_listing import list_resources
 from albedo_skills_ls.skills.resource_paging import read_resource
+from activation_text import parse_activation_input
 from conftest import Layout, skill_text, write_skill
 
 BUILTIN_KEYS = {"command", "name", "kind", "description", "arguments"}

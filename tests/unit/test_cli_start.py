@@ -36,12 +36,6 @@ def test_a_check_run_imports_only_its_own_verb_and_format(tmp_path):
     assert "shutil" not in loaded and "lzma" not in loaded
 
 
-def test_the_github_helpers_are_still_importable_from_the_package():
-    from albedo_skills_ls import cli
-
-    assert cli.github_escape_data("a%b") == "a%25b"
-
-
 def test_help_follows_the_terminal_width_as_argparse_does():
     for columns in (60, 120):
         env = dict(os.environ, COLUMNS=str(columns))
