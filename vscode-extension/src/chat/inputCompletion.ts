@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Timers } from '../restarts';
-import type { ClientSource } from '../skillsView';
+import type { ClientSource } from '../clientSource';
 import { chatFolder } from './participant';
 import { catalogOf } from './serverCalls';
 import { menuItems, menuPlace } from './slashMenu';

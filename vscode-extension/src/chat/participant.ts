@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { Timers } from '../restarts';
-import type { ClientSource } from '../skillsView';
+import type { ClientSource } from '../clientSource';
 import { builtinAnswer, helpAnswer, invalidAnswer, refusedAnswer, reloadAnswer, unavailableNotice, unknownAnswer } from './answers';
 import {
   catalogOf,
