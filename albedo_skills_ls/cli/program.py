@@ -1,4 +1,4 @@
-"""The program's name and its exit statuses, named once (the README's "Exit status" lists the same)."""
+"""The program's name and its exit statuses, named once (docs/cli.md lists the same)."""
 
 PROG = "albedo-skills"
 

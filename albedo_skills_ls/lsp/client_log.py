@@ -17,15 +17,19 @@ _MESSAGE_TYPES = {
 }
 
 
-def level_of(setting: str) -> int:
-    return LEVELS.get(setting, logging.INFO)
+def set_client_level(handler: logging.Handler, setting: str) -> None:
+    """The client's log gets records from `setting` up; stderr's handler keeps its own level (`-v`), so our
+    logger lets through whatever either wants."""
+    level = LEVELS.get(setting, logging.INFO)
+    handler.setLevel(level)
+    logging.getLogger("albedo_skills_ls").setLevel(min(level, logging.getLogger().getEffectiveLevel()))
 
 
 class ClientLogHandler(logging.Handler):
     """Forwards log records to `window/logMessage` through `server` (the language server)."""
 
-    def __init__(self, server: Any, level: str) -> None:
-        super().__init__(level_of(level))
+    def __init__(self, server: Any) -> None:
+        super().__init__(logging.INFO)
         self.server = server
         self._sending = False
 

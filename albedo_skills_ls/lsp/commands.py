@@ -9,6 +9,7 @@ requests. The server keeps serving after any of them.
 from __future__ import annotations
 
 import functools
+import logging
 import os
 from typing import Any, Callable
 
@@ -27,28 +28,53 @@ REQUEST_FAILED = -32803  # LSP ErrorCodes.RequestFailed
 COMMANDS = ("skills.read", "skills.resources", "commands.catalog", "commands.invoke", "skills.reload", "skills.prompt")
 
 
+log = logging.getLogger("albedo_skills_ls")
+
+
 class RequestFailed(JsonRpcException):
     CODE = REQUEST_FAILED
     MESSAGE = "Request failed"
 
 
+class InvalidArgumentsError(JsonRpcInvalidParams):
+    """InvalidParams (-32602) for arguments a route refused, told apart from pygls's own."""
+
+
+# A refusal is an answer, not a failure of the server: a chat sends `commands.invoke` for whatever the person
+# typed after `/`. The route logs it as one information line; pygls's own record of it (a traceback at error
+# level, which editors show as a server error) is dropped by RouteRefusalsLogged.
+_ROUTE_REFUSALS = (RequestFailed, InvalidArgumentsError)
+
+
 def _route(handler: Callable[..., Any]) -> Callable[..., Any]:
+    name = handler.__name__.removeprefix("_").replace("_", ".", 1)
+
     @functools.wraps(handler)
     async def wrapper(ls: AlbedoLanguageServer, *args: Any) -> Any:
         # A client may call right after `initialize`, while the first discovery is still running.
         await ls.ready.wait()
-        if not ls.settings.enable:
-            raise RequestFailed("the Albedo skills extension is disabled (`albedoSkills.enable`): enable it first")
         try:
+            if not ls.settings.enable:
+                raise Refused("the Albedo skills extension is disabled (`albedoSkills.enable`): enable it first")
             for index, argument in enumerate(args):
                 _require_unicode_within(f"argument {index + 1}", argument)
             return handler(ls, *args)
         except InvalidArguments as exc:
-            raise JsonRpcInvalidParams(str(exc)) from exc
+            log.info("%s refused its arguments: %s", name, exc)
+            raise InvalidArgumentsError(str(exc)) from exc
         except Refused as exc:
+            log.info("%s refused: %s", name, exc)
             raise RequestFailed(str(exc)) from exc
 
     return wrapper
+
+
+class RouteRefusalsLogged(logging.Filter):
+    """For pygls's request logger: drops its record of a route's refusal, which the route logged already."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, _ROUTE_REFUSALS)
 
 
 def _require_unicode_within(what: str, value: Any) -> None:

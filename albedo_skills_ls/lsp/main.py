@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(ContentRedaction())
+    # stderr keeps this verbosity whatever `albedoSkills.logLevel` lets through to the client's log.
+    handler.setLevel(level)
     logging.basicConfig(level=level, handlers=[handler])
     logging.getLogger("pygls.protocol.json_rpc").addFilter(CancelsAtDebug())
 
@@ -88,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"albedo-skills-ls: {exc}", file=sys.stderr)
         return EXIT_UNTESTED_PYGLS
+    from .commands import RouteRefusalsLogged
+
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(RouteRefusalsLogged())
     gc.freeze()
     gc.enable()
     from . import transport

@@ -24,7 +24,7 @@ from .. import __version__
 from ..skills.model import Diagnostic
 from . import settings as settings_module
 from .client import ClientFeatures
-from .client_log import ClientLogHandler, level_of
+from .client_log import ClientLogHandler, set_client_level
 from .delivery import Converter, Delivered, Rendering
 from .documents import document_at, open_paths, open_text
 from .findings import Findings
@@ -166,7 +166,7 @@ class AlbedoLanguageServer(LanguageServer):
             if problem not in old.problems:
                 self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
         if self._log_handler is not None:
-            self._log_handler.setLevel(level_of(new.log_level))
+            set_client_level(self._log_handler, new.log_level)
         if not self.ready.is_set():
             return  # still starting: `start_sessions` discovers with these settings
         if old.discovery_key() != new.discovery_key():
@@ -191,7 +191,8 @@ class AlbedoLanguageServer(LanguageServer):
 
     def forward_logs(self) -> None:
         """Send our own log records at or above `albedoSkills.logLevel` to the client's log."""
-        self._log_handler = ClientLogHandler(self, self.settings.log_level)
+        self._log_handler = ClientLogHandler(self)
+        set_client_level(self._log_handler, self.settings.log_level)
         log.addHandler(self._log_handler)
 
     # --- start-up --------------------------------------------------------------------------------------------

@@ -40,8 +40,10 @@ MAX_NESTED_NAMED = 3  # nested skill folders named in the message ("and N more" 
 
 # Other agents' verdicts (skills/hosts/): the walk that finds every SKILL.md under every agent's roots
 MAX_HOST_WALK_DEPTH = 16  # folder levels below a root (OpenCode and Copilot CLI read 8 and more when run)
-MAX_HOST_WALK_ENTRIES = 20_000  # directory entries read across all roots, in one walk
-MAX_HOST_SKILL_FILES = 512  # files named SKILL.md (any letter case) judged per walk
+# The agents set no such bound (OpenCode and Copilot CLI walk every folder, and listed every skill their rules
+# load in generated trees of 300 when run here): these cover a workspace and home of thousands of skills.
+MAX_HOST_WALK_ENTRIES = 200_000  # directory entries read across all roots, in one walk
+MAX_HOST_SKILL_FILES = 10_000  # files named SKILL.md (any letter case) judged per walk
 # collections (mappings, sequences) nested in one frontmatter, for the agents' standard YAML parse: the C
 # parser composes nodes recursively and overflows the stack (a crash, not an error) near 30,000 levels
 MAX_HOST_YAML_NESTING = 1_000

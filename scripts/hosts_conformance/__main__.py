@@ -5,6 +5,10 @@
     python scripts/hosts_conformance record      the same, then write the recorded observations
     python scripts/hosts_conformance recorded    compare the recorded observations (no agent, no network)
     python scripts/hosts_conformance collections GIT_DIR...   the live agents over public skill collections
+    python scripts/hosts_conformance generated --seed N --seeds K --count C   the live agents over K random
+                                                 trees of about C skills each (batch.py)
+    python scripts/hosts_conformance budgets     Codex's and Claude Code's catalog budgets measured at 10, 100
+                                                 and 300 skills against the prediction (budgets.py)
 
 `live` exits 1 on any disagreement. When no agent is cached and none can be installed (offline), or the
 machine has no network namespace, it compares the recorded observations instead and says so.
@@ -107,6 +111,8 @@ def _live(ids: list[str], record: bool, install: bool, runs: int | None) -> int:
         took = f" in {got.seconds:.1f} s" if got.seconds else ""
         print(f"{agent_id} {got.agent.version}: {got.note}{took}")
         (ready if got.ok else missing).append(got)
+    if install:
+        _say_newer(ids)
     if not ready:
         why = offline or "; ".join(f"{m.agent.id}: {m.note}" for m in missing)
         return _compare_recorded(f"LIVE AGENTS NOT RUN: none of the pinned agents is cached and none could be "
@@ -132,7 +138,28 @@ def _live(ids: list[str], record: bool, install: bool, runs: int | None) -> int:
         observations["recorded_on"] = time.strftime("%Y-%m-%d", time.gmtime())
         recorded.write(recorded.merged(observations, saved))
         print(f"wrote {os.path.relpath(recorded.RECORDED_PATH)}")
-    return 1 if any(result.disagreements for result in results) else 0
+        return 1 if any(result.disagreements for result in results) else 0
+    from hosts_conformance.batch import CI_COUNT, CI_SEED, run_generated
+
+    # The fixture holds the cases written down; a fixed-seed generated batch holds the ones nobody wrote.
+    print(f"generated batch (seed {CI_SEED}, {CI_COUNT} skills):")
+    batch = run_generated(CI_SEED, 1, CI_COUNT, [got.agent.id for got in ready], runs)
+    return 1 if any(result.disagreements for result in results) or batch else 0
+
+
+def _say_newer(ids: list[str]) -> None:
+    """Name each agent whose newest npm release is not the pinned one: a bump is the version in its model's
+    `run_here(...)` line, then `record` and a `generated` batch."""
+    unreachable = agents.registry_reachable()
+    if unreachable is not None:
+        print(f"newer releases not checked: {unreachable}")
+        return
+    for agent_id in ids:
+        agent = agents.BY_ID[agent_id]
+        newest = agents.newest_release(agent)
+        if newest is not None and newest != agent.version:
+            print(f"NEWER RELEASE: {agent.package} {newest} is out (pinned: {agent.version}); pin it in "
+                  f"albedo_skills_ls/skills/hosts/{agent_id.replace('-', '_')}.py, then run `record` and `generated`")
 
 
 def _say_drift(observations: dict, saved: dict) -> None:
@@ -142,8 +169,8 @@ def _say_drift(observations: dict, saved: dict) -> None:
         if old is None or old["version"] != found["version"]:
             continue
         changed = [path for path, seen in found["skills"].items()
-                   if {k: v for k, v in seen.items() if k != "said"} !=
-                   {k: v for k, v in old["skills"].get(path, {}).items() if k != "said"}
+                   if {k: v for k, v in seen.items() if k in ("loads", "name")} !=
+                   {k: v for k, v in old["skills"].get(path, {}).items() if k in ("loads", "name")}
                    and not ("outcomes" in seen or "outcomes" in old["skills"].get(path, {}))]
         for path in changed:
             print(f"note: {host} answered {path} differently from the recorded observations "
@@ -155,14 +182,29 @@ def main(argv: list[str]) -> int:
         return _child_observe(argv[1:])
     parser = argparse.ArgumentParser(prog="hosts_conformance", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["live", "record", "recorded", "collections"])
+    parser.add_argument("mode", choices=["live", "record", "recorded", "collections", "generated", "budgets"])
     parser.add_argument("dirs", nargs="*", help="collections: git directories of public skill collections")
     parser.add_argument("--agent", action="append", choices=[agent.id for agent in agents.AGENTS],
                         help="only this agent (repeatable); default all")
     parser.add_argument("--no-install", action="store_true", help="use cached agents only")
     parser.add_argument("--runs", type=int, help="runs of an agent whose answers vary (OpenCode; default 3); the others run once")
+    parser.add_argument("--seed", type=int, default=None, help="generated: the first seed (default: the CI seed)")
+    parser.add_argument("--seeds", type=int, default=1, help="generated: how many trees, one per seed")
+    parser.add_argument("--count", type=int, default=None, help="generated: skills per tree")
+    parser.add_argument("--summary", help="generated: write the figures and disagreements to this JSON file")
+    parser.add_argument("--record", action="store_true",
+                        help="generated: write the first tree's observations for the offline test")
     args = parser.parse_args(argv)
     ids = args.agent or [agent.id for agent in agents.AGENTS]
+    if args.mode == "budgets":
+        from hosts_conformance.budgets import run_budgets
+
+        return run_budgets(args.summary)
+    if args.mode == "generated":
+        from hosts_conformance.batch import CI_COUNT, CI_SEED, run_generated
+
+        return run_generated(CI_SEED if args.seed is None else args.seed, args.seeds, args.count or CI_COUNT, ids,
+                             args.runs, args.summary, args.record)
     if args.mode == "recorded":
         return _compare_recorded(None)
     if args.mode == "collections":

@@ -1,6 +1,7 @@
 """The runnable agents at pinned versions, and their install into a cache outside the clone.
 
-The versions are npm's `latest` on 2026-12-01, when the agents were first run for these models. Each lives
+The package and version of each agent are the ones its model names (`evidence=run_here(...)` in
+`albedo_skills_ls/skills/hosts/<agent>.py`): pinning a new release is that one line. Each lives
 in `~/.cache/albedo-skills-ls/agents-<id>-<version>` (or under `$ALBEDO_AGENTS_CACHE`), installed once by
 npm into a `.part` folder that is renamed only when the agent answers `--version` with the pinned version,
 so a half-finished install is never taken for a cached one.
@@ -40,12 +41,19 @@ class Agent(NamedTuple):
         return os.path.join(self.cache_dir, "node_modules", ".bin", self.bin)
 
 
+def _pinned(host_id: str, command: str) -> Agent:
+    from albedo_skills_ls.skills.hosts import model
+
+    evidence = model(host_id).evidence
+    return Agent(host_id, evidence.package, evidence.version, command)
+
+
 AGENTS: tuple[Agent, ...] = (
-    Agent("codex", "@openai/codex", "0.171.0", "codex"),
-    Agent("claude-code", "@anthropic-ai/claude-code", "2.1.197", "claude"),
-    Agent("gemini-cli", "@google/gemini-cli", "0.61.0", "gemini"),
-    Agent("opencode", "opencode-ai", "1.18.33", "opencode"),
-    Agent("copilot-cli", "@github/copilot", "1.0.102", "copilot"),
+    _pinned("codex", "codex"),
+    _pinned("claude-code", "claude"),
+    _pinned("gemini-cli", "gemini"),
+    _pinned("opencode", "opencode"),
+    _pinned("copilot-cli", "copilot"),
 )
 BY_ID = {agent.id: agent for agent in AGENTS}
 
@@ -82,6 +90,20 @@ def registry_reachable() -> str | None:
                 if "request to" in line or "reason:" in line]
         return "the npm registry cannot be reached" + (f" ({said[-1].removeprefix('npm error ')})" if said else "")
     return None
+
+
+def newest_release(agent: Agent) -> str | None:
+    """The version npm serves as the package's latest, or None when npm cannot say (offline, no npm)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return None
+    try:
+        done = subprocess.run([npm, "view", agent.package, "version", "--fetch-retries=0"], capture_output=True,
+                              text=True, timeout=REGISTRY_PING_SECONDS, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None
+    version = done.stdout.strip()
+    return version if done.returncode == 0 and version else None
 
 
 def is_cached(agent: Agent) -> bool:

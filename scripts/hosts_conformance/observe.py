@@ -24,7 +24,7 @@ RUNNERS = {"codex": run_codex, "claude-code": run_claude, "gemini-cli": run_gemi
 # copies in one root follows the order of an unsorted glob: it flipped once in about ten runs, so one live
 # run is kept and the recorded runs carry the evidence. The other agents gave one answer every time.
 RUNS = {"opencode": 3, "gemini-cli": 1}
-NOT_LISTED = Entry(loads=False, name=None, said=None)
+NOT_LISTED = Entry(loads=False, name=None, said=None, description=None)
 
 
 def observe_agent(agent: Agent, tree: Tree, inventory: list[str], runs: int | None = None) -> dict:
@@ -55,6 +55,8 @@ def merge(each: list[Seen], inventory: list[str]) -> dict[str, dict]:
         outcomes: list[dict] = []
         for entry in entries:
             outcome = {"loads": entry["loads"], "name": entry["name"]}
+            if entry.get("description") is not None:
+                outcome["description"] = entry["description"]
             if outcome not in outcomes:
                 outcomes.append(outcome)
         said = next((entry["said"] for entry in entries if entry["said"]), None)
@@ -68,4 +70,4 @@ def _relative(entry: Entry, base: str) -> Entry:
     said = entry["said"]
     if said:
         said = said.replace(base + os.sep, "")
-    return Entry(loads=entry["loads"], name=entry["name"], said=said)
+    return Entry(loads=entry["loads"], name=entry["name"], said=said, description=entry.get("description"))

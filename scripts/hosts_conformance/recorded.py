@@ -60,13 +60,20 @@ def merged(observations: dict, old: dict | None) -> dict:
             if earlier is None or before_cases.get(path) != now.get(path):
                 continue
             outcomes = _outcomes(seen)
-            outcomes += [outcome for outcome in _outcomes(earlier) if outcome not in outcomes]
+            # Varying means another verdict (loads, name): a recording made before descriptions were read
+            # has none, and that is not a different answer.
+            outcomes += [outcome for outcome in _outcomes(earlier)
+                         if _verdict(outcome) not in [_verdict(kept) for kept in outcomes]]
             said = seen.get("said") or earlier.get("said")
             found["skills"][path] = (outcomes[0] if len(outcomes) == 1 else {"outcomes": outcomes}) | {"said": said}
     return observations
 
 
+def _verdict(outcome: dict) -> tuple:
+    return outcome["loads"], outcome["name"]
+
+
 def _outcomes(seen: dict) -> list[dict]:
     if "outcomes" in seen:
         return list(seen["outcomes"])
-    return [{"loads": seen["loads"], "name": seen["name"]}]
+    return [{key: seen[key] for key in ("loads", "name", "description") if key in seen}]

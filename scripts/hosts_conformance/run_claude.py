@@ -12,43 +12,40 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from . import sandbox
 from .agents import Agent
 from .fake_model import FakeAnthropic
-from .seen import Seen, loaded
+from .seen import Seen, loaded, texts
 from .tree import PathMap, Tree
 
 LIST_HEADER = "The following skills are available for use with the Skill tool:"
+# `- <command>: <description>`, or `- <command> (<name>): <description>` when the frontmatter's name differs
+# from the command (2.1.332; the command is the folder's name); without `: <description>` when the budget
+# lists it by name alone.
+_ENTRY = re.compile(r"^- (?P<command>[^:()]+?)(?: \((?P<name>[^()]*)\))?(?:: (?P<description>.*))?$")
 NOT_A_KEY = "sk-ant-conformance-not-a-key"  # any string: it only skips the login screen
 
 
-def _texts(value: object):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for inner in value.values():
-            yield from _texts(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from _texts(inner)
-
-
 def skill_list(request: dict) -> list[tuple[str, str]]:
-    """(name, description) of each skill the request shows the model, in its order. A description that
-    runs over several lines keeps only its first (enough to tell two copies apart)."""
-    for text in _texts(request):
+    """(command, description) of each skill the request shows the model, in its order; a description over
+    several lines keeps them (a line that does not open an entry continues the one before)."""
+    for text in texts(request):
         if LIST_HEADER not in text:
             continue
-        listed = []
+        listed: list[tuple[str, str]] = []
         for line in text.split(LIST_HEADER, 1)[1].splitlines():
             if not line.strip():
                 if listed:
                     break
                 continue
-            if line.startswith("- "):
-                name, _, description = line[2:].partition(": ")
-                listed.append((name.strip(), description.strip()))
+            entry = _ENTRY.match(line)
+            if entry is not None:
+                listed.append((entry["command"].strip(), entry["description"] or ""))
+            elif listed:
+                command, description = listed[-1]
+                listed[-1] = (command, description + "\n" + line)
         return listed
     return []
 
@@ -66,14 +63,19 @@ def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
     listed = next((found for found in map(skill_list, requests) if found), None)
     if listed is None:
         raise RuntimeError(ran.failed("claude -p (no skill list reached the fake model)"))
+    # A command the init event names but the model's list leaves out (`disable-model-invocation: true`):
+    # loaded, shown to the model with no description at all.
+    shown = {command for command, _ in listed}
+    listed += [(command, None) for command in init_event(ran.stdout).get("slash_commands", [])
+               if command not in shown]
     seen: Seen = {}
     taken: set[str] = set()
     for name, description in listed:
         candidates = [path for path in (paths.file(os.path.join(root, name, "SKILL.md")) for root in roots)
                       if path is not None and path not in taken]
-        described = [path for path in candidates if _describes(tree, path, description)]
+        described = [path for path in candidates if description is None or _describes(tree, path, description)]
         if not candidates:
-            if ":" not in name:
+            if ":" not in name or description is None:
                 continue  # one of Claude's built-ins (`claude-api` shares its description with a public skill)
             # A plugin's skill (`plugin:skill`): the file under a Claude root whose description it shows.
             described = [path for path in paths.known - taken if _under_any(tree, path, roots)
@@ -82,7 +84,7 @@ def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
                 continue
         chosen = (described or candidates)[0]  # user root first: the order Claude lists them in
         taken.add(chosen)
-        loaded(seen, chosen, name)
+        loaded(seen, chosen, name, description=description if description is not None else "")
     return seen
 
 
@@ -94,13 +96,17 @@ def _under_any(tree: Tree, rel: str, roots: list[str]) -> bool:
 def _describes(tree: Tree, rel: str, description: str) -> bool:
     try:
         with open(os.path.join(tree.base, rel), encoding="utf-8", errors="replace") as skill:
-            return bool(description) and description[:60] in skill.read()
+            text = skill.read()
     except OSError:
         return False
+    head = description.split("\n", 1)[0][:60]
+    # A generated file names its id (`s0042`) in its description; the first words find the copy otherwise.
+    marked = re.search(r"\bs\d{4,}\b", head)
+    return bool(head) and (head in text if marked is None else marked.group(0) in text)
 
 
 def init_event(stdout: str) -> dict:
-    """The first stream-json event (names of skills and slash commands), for diagnosis."""
+    """The first stream-json event (names of skills and slash commands)."""
     for line in stdout.splitlines():
         try:
             event = json.loads(line)

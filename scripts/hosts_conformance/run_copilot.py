@@ -40,7 +40,7 @@ def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
     seen: Seen = {}
     for skill in listed:
         if skill.get("source") != "builtin" and skill.get("enabled", True):
-            loaded(seen, paths.folder(skill["path"]), skill["name"])
+            loaded(seen, paths.folder(skill["path"]), skill["name"], description=skill.get("description") or "")
     for failure in _FAILURE.finditer(ran.stderr):
         refused(seen, paths.file(failure["path"], relative_to=tree.project), failure["message"])
     return seen

@@ -11,8 +11,11 @@ from .agents import Agent
 from .seen import Seen, loaded, note
 from .tree import PathMap, Tree
 
-_HEADING = re.compile(r"^(?P<name>\S.*?) \[(?P<state>Enabled|Disabled)\]")
-_LOCATION = re.compile(r"^\s+Location:\s+(?P<path>.+?)\s*$")
+# One block per skill, ending at its Location line. A name or description holding line breaks prints over
+# several lines, so a block is read whole: `<name> [Enabled]`, `  Description: <text>`, `  Location: <path>`.
+_BLOCK = re.compile(r"(?s)^\n*(?P<name>.*?) \[(?P<state>Enabled|Disabled)\][^\n]*\n  Description: ?(?P<description>.*?)\n*"
+                    r"  Location:\s+(?P<path>[^\n]+?)\s*$")
+_LOCATION = re.compile(r"^  Location:.*$", re.MULTILINE)
 _CONFLICT = re.compile(r'Skill conflict detected: "(?P<name>[^"]*)" from "(?P<winner>[^"]*)" is overriding the same '
                        r'skill from "(?P<loser>[^"]*)"\.')
 
@@ -23,14 +26,13 @@ def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
     if ran.returncode != 0 or "Discovered Agent Skills" not in ran.stdout and ran.stdout.strip():
         raise RuntimeError(ran.failed("gemini skills list"))
     seen: Seen = {}
-    heading = None
-    for line in ran.stdout.splitlines():
-        if (match := _HEADING.match(line)) is not None:
-            heading = match
-        elif (where := _LOCATION.match(line)) is not None and heading is not None:
-            if heading["state"] == "Enabled":
-                loaded(seen, paths.file(where["path"]), heading["name"])
-            heading = None
+    listing = ran.stdout.split("Discovered Agent Skills:", 1)[-1]
+    begin = 0
+    for location in _LOCATION.finditer(listing):
+        block = _BLOCK.match(listing[begin:location.end()])
+        begin = location.end() + 1
+        if block is not None and block["state"] == "Enabled":
+            loaded(seen, paths.file(block["path"]), block["name"], description=block["description"])
     for conflict in _CONFLICT.finditer(ran.stderr):
         note(seen, paths.file(conflict["loser"]), conflict.group(0))
     return seen

@@ -35,7 +35,8 @@ def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
         location = skill.get("location", "")
         if location.startswith("/"):
             said = None if skill.get("description") else "listed with no description"
-            loaded(seen, paths.file(location), skill["name"], said)
+            # OpenCode leaves a skill without a description out of what its model is shown (run).
+            loaded(seen, paths.file(location), skill["name"], said, skill.get("description") or "")
     for duplicate in _DUPLICATE.finditer(ran.stderr):
         for path in (duplicate["existing"], duplicate["duplicate"]):
             note(seen, paths.file(path), f"duplicate skill name {duplicate['name']}")

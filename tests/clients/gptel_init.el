@@ -3,7 +3,8 @@
 ;; Runs as `emacs -nw -Q -l gptel_init.el' inside tmux: what a person's init would hold to use gptel with
 ;; a local OpenAI-compatible model and this repository's albedo-skills-gptel.el, nothing more. Everything
 ;; else (starting the server, typing, sending) is done by keystrokes from the test. Parameters: JSON in the
-;; file named by $ALBEDO_GPTEL_PARAMS (load_path, cmd, settings, host).
+;; file named by $ALBEDO_GPTEL_PARAMS (load_path, cmd, host, and forms: what else the person's init holds,
+;; such as `(setq albedo-skills-gptel-auto-connect nil)', read and evaluated after the package is loaded).
 
 (require 'json)
 
@@ -13,6 +14,7 @@
   (setq albedo-skills-server-command (alist-get 'cmd params))
   (setq albedo-skills-settings '(:userRoots :json-false :autoReload :json-false))
   (require 'albedo-skills-gptel)
+  (dolist (form (alist-get 'forms params)) (eval (car (read-from-string form)) t))
   (require 'gptel)
   (require 'gptel-openai)              ; autoloaded when gptel is installed as a package
   (setq gptel-backend (gptel-make-openai "Fake"

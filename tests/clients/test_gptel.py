@@ -1,9 +1,10 @@
 """gptel, the real one at its pinned commit, in Emacs 28 (`emacs -nw`) driven by keystrokes in tmux.
 
 A person's init (tests/clients/gptel_init.el) loads albedo-skills-gptel.el and points a gptel
-OpenAI-compatible backend at `FakeModel` on 127.0.0.1. Everything after that is typed: `M-x gptel`,
-`M-x albedo-skills-gptel-connect` (eglot starts this server for the workspace), `/de` and M-TAB to complete,
-the arguments, `C-c RET` to send. The tests assert what the screen shows (the chat keeps what was typed, the
+OpenAI-compatible backend at `FakeModel` on 127.0.0.1. Everything after that is typed: `M-x gptel` (the chat
+starts this server for the workspace by itself, through eglot), `/de` and M-TAB to complete, the arguments,
+`C-c RET` to send. Two shorter sessions type before the server has started (it waits on a FIFO the test
+opens), and with the automatic connection turned off. The tests assert what the screen shows (the chat keeps what was typed, the
 one message) and what the model received (the activation block, parsed back). Every wait is on an event:
 the shared tmux `Screen` (tmux_screen.py) reads the screen again at each output of the terminal, and the fake
 model reports each request; the guards only turn a hang into a failure. Emacs, tmux, eglot, markdown-mode and compat come from Debian (scripts/test.sh);
@@ -71,8 +72,8 @@ class Terminal(Screen):
         return int(self.run("display-message", "-p", "-t", self.target, "#{pane_pid}"))
 
 
-def child_pid(parent: int, program: str) -> int:
-    """The one child process of PARENT running PROGRAM (compared by file name: the path may be resolved)."""
+def children(parent: int) -> list[tuple[int, str]]:
+    """(pid, program file name) of each child process of PARENT."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -82,8 +83,14 @@ def child_pid(parent: int, program: str) -> int:
             command = (entry / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
         except OSError:
             continue
-        if ppid == parent and os.path.basename(command) == os.path.basename(program):
-            found.append(int(entry.name))
+        if ppid == parent:
+            found.append((int(entry.name), os.path.basename(command)))
+    return found
+
+
+def child_pid(parent: int, program: str) -> int:
+    """The one child process of PARENT running PROGRAM (compared by file name: the path may be resolved)."""
+    found = [pid for pid, name in children(parent) if name == os.path.basename(program)]
     assert len(found) == 1, f"children of {parent} running {program}: {found}"
     return found[0]
 
@@ -133,38 +140,59 @@ def send_turn(term: Terminal, model: FakeModel, seen: dict, text: str, replies_b
     return request
 
 
+SERVER = [sys.executable, "-m", "albedo_skills_ls"]
+
+
+def start_emacs(base: Path, ws: Path, model: FakeModel, cmd: list[str], forms: tuple[str, ...] = ()) -> Terminal:
+    """`emacs -nw` in WS with the person's init: HOME is an empty folder, the server command is CMD, FORMS
+    are the rest of the init."""
+    home = base / "home"
+    home.mkdir()
+    params = {"load_path": load_path(), "cmd": cmd, "host": model.base_url.removeprefix("http://"),
+              "forms": list(forms)}
+    (base / "params.json").write_text(json.dumps(params), encoding="utf-8")
+    pythonpath = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    term = Terminal(base, [required_program("emacs", "emacs-nox"), "-nw", "-Q", "-l", str(INIT)], cwd=ws,
+                    env={"HOME": str(home), "ALBEDO_GPTEL_PARAMS": str(base / "params.json"),
+                         "PYTHONPATH": pythonpath, "TERM": "xterm-256color"})
+    term.wait_for_text("*scratch*")
+    return term
+
+
+def open_chat(term: Terminal, wait_for: str) -> str:
+    """`M-x gptel RET RET`, as typed, until the screen shows WAIT_FOR; then the chat alone on the screen."""
+    term.command("gptel")
+    term.wait_for_text("Create or choose gptel buffer")
+    term.keys("Enter")
+    shown = term.wait_for_text(wait_for)
+    term.keys("C-x", "1")
+    return shown
+
+
+def messages_screen(term: Terminal) -> str:
+    """The *Messages* buffer, alone on the screen, at its end."""
+    term.keys("C-x", "b")
+    term.type("*Messages*")
+    term.keys("Enter", "C-x", "1", "M->")
+    return term.wait_for(lambda s: "(Messages)" in s, "*Messages*")
+
+
 @pytest.fixture(scope="module")
 def chat(tmp_path_factory):
     """One gptel session, typed from start to end; what the screen showed and what the model received."""
-    emacs = required_program("emacs", "emacs-nox")
     base = tmp_path_factory.mktemp("gptel")
-    ws, home = base / "ws", base / "home"
+    ws = base / "ws"
     skill = write_demo(ws, "Merges files the way the demo says.", "# Demo\n\nMerge the files named.\n")
-    home.mkdir()
     seen: dict = {"shown": {}}
     with FakeModel(reply=REPLY) as model:
-        params = {
-            "load_path": load_path(),
-            # Through a shell that waits on it: the test can stop the server (SIGSTOP) while Emacs's
-            # own child, the shell, still runs, as a server that hangs would look to Emacs.
-            "cmd": ["sh", "-c", '"$@"; exit $?', "sh",
-                    sys.executable, "-m", "albedo_skills_ls", "--log-file", str(base / "server.log")],
-            "host": model.base_url.removeprefix("http://"),
-        }
-        (base / "params.json").write_text(json.dumps(params), encoding="utf-8")
-        pythonpath = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
-        term = Terminal(base, [emacs, "-nw", "-Q", "-l", str(INIT)], cwd=ws,
-                        env={"HOME": str(home), "ALBEDO_GPTEL_PARAMS": str(base / "params.json"),
-                             "PYTHONPATH": pythonpath, "TERM": "xterm-256color"})
+        # Through a shell that waits on it: the test can stop the server (SIGSTOP) while Emacs's
+        # own child, the shell, still runs, as a server that hangs would look to Emacs.
+        cmd = ["sh", "-c", '"$@"; exit $?', "sh", *SERVER, "--log-file", str(base / "server.log")]
+        term = start_emacs(base, ws, model, cmd)
         try:
-            term.wait_for_text("*scratch*")
-            term.command("gptel")
-            term.wait_for_text("Create or choose gptel buffer")
-            term.keys("Enter")
-            term.wait_for_text("Send your query with C-c RET")
-            term.keys("C-x", "1")  # the chat alone on the screen
-            term.command("albedo-skills-gptel-connect")
-            term.wait_for_text("[eglot] Connected!")
+            # No connect command: the chat starts the server, and eglot's message says when it is connected
+            # (the last message: gptel's own is shown before any output of the server is read).
+            seen["connected_screen"] = open_chat(term, "[eglot] Connected!")
 
             # 1. complete `/de`, type the arguments, send
             term.type("/de")
@@ -219,11 +247,7 @@ def chat(tmp_path_factory):
             seen["offline_screen"] = term.wait_for_text("no albedo-skills-ls server runs")
             # a second send without the server: as typed again, and no second message
             seen["offline_again"] = send_turn(term, model, seen, "/demo offline again", 10)
-            # the *Messages* buffer, alone on the screen, at its end
-            term.keys("C-x", "b")
-            term.type("*Messages*")
-            term.keys("Enter", "C-x", "1", "M->")
-            seen["messages_screen"] = term.wait_for(lambda s: "(Messages)" in s, "*Messages*")
+            seen["messages_screen"] = messages_screen(term)
             seen["requests"] = list(model.requests)
         finally:
             seen["server_log"] = (base / "server.log").read_text(errors="replace") if (base / "server.log").exists() else ""
@@ -239,6 +263,8 @@ def activation(request: dict, index: int = -1) -> dict:
 
 
 def test_completion_then_send_keeps_the_typed_text_and_sends_the_activation(chat):
+    # the fixture never ran albedo-skills-gptel-connect: opening the chat started the server
+    assert "[eglot] Connected!" in chat["connected_screen"]
     assert "### /demo" in lines(chat["completed"])
     assert "### /demo merge these files" in lines(chat["first_screen"])
     assert ACTIVATION_OPEN not in chat["first_screen"]
@@ -319,6 +345,103 @@ def test_the_chat_shows_every_turn_as_typed(chat):
         assert ACTIVATION_OPEN not in screen, screen
 
 
+@pytest.fixture(scope="module")
+def starting(tmp_path_factory):
+    """A chat typed at before its server has started: the server's command first reads a line from a FIFO,
+    which the test writes only once the screen shows that the completion waits."""
+    base = tmp_path_factory.mktemp("gptel-starting")
+    ws = base / "ws"
+    skill = write_demo(ws, "Merges files the way the demo says.", "# Demo\n\nMerge the files named.\n")
+    gate = base / "gate"
+    os.mkfifo(gate)
+    seen: dict = {"skill": str(skill), "shown": {}}
+    with FakeModel(reply=REPLY) as model:
+        # The wait at its limit: Python may take seconds to start on a loaded machine.
+        term = start_emacs(base, ws, model, ["sh", "-c", 'read line < "$0"; exec "$@"', str(gate), *SERVER],
+                           forms=("(setq albedo-skills-gptel-timeout albedo-skills-gptel-timeout-limit)",))
+        try:
+            open_chat(term, "Send your query with C-c RET")
+            # 1. a send while the server cannot start: it waits, then the turn goes as typed
+            seen["early"] = send_turn(term, model, seen, "/demo early", 0)
+            # 2. M-TAB while the server cannot start: the wait is said, then that it is still starting
+            term.keys("M->")
+            term.type("/de")
+            term.keys("Escape", "Tab")
+            seen["waiting_screen"] = term.wait_for_text("waiting for albedo-skills-ls to start")
+            seen["still_screen"] = term.wait_for_text("complete again in a moment")
+            # 3. M-TAB again; once the screen says it waits, the server may start: the completion completes
+            term.keys("Escape", "Tab")
+            term.wait_for(lambda s: "waiting for albedo-skills-ls" in s and "still starting" not in s,
+                          "the second wait")
+            with open(gate, "w", encoding="utf-8") as opened:
+                opened.write("go\n")
+            seen["completed"] = term.wait_for(lambda s: "### /demo" in lines(s), "### /demo")
+            term.type(" merge these files")
+            term.keys("C-c", "Enter")
+            seen["request"] = model.wait_for(2)[1]
+            seen["sent_screen"] = term.wait_for(replied("/demo merge these files"), "the reply")
+            seen["messages_screen"] = messages_screen(term)
+        finally:
+            term.close()
+    return seen
+
+
+def test_completion_while_the_server_starts_waits_for_it_or_says_it_is_starting(starting):
+    project = "ws/"
+    (waiting,) = [line for line in lines(starting["waiting_screen"]) if "waiting for albedo-skills-ls" in line]
+    assert "(at most 10 s)" in waiting and project in waiting, waiting  # albedo-skills-gptel-timeout-limit
+    (still,) = [line for line in lines(starting["still_screen"]) if "is still starting" in line]
+    assert still.endswith(": complete again in a moment") and project in still, still
+    assert "### /de" in lines(starting["still_screen"])  # nothing completed yet, nothing guessed
+    assert "### /demo" in lines(starting["completed"])
+    assert "no albedo-skills-ls server" not in starting["messages_screen"]
+
+
+def test_a_send_while_the_server_starts_goes_as_typed_saying_it_is_starting(starting):
+    assert user_texts(starting["early"]) == ["/demo early"]
+    said = [line for line in lines(starting["messages_screen"]) if "so /demo went as typed" in line]
+    assert len(said) == 1 and "albedo-skills-ls is still starting for" in said[0], starting["messages_screen"]
+
+
+def test_a_chat_opened_before_its_server_started_sends_the_activation(starting):
+    assert "### /demo merge these files" in lines(starting["sent_screen"])
+    assert activation(starting["request"], 0)["arguments"] == "early"  # the earlier turn, now rewritten too
+    assert activation(starting["request"]) == {
+        "name": "demo", "source": starting["skill"], "arguments": "merge these files",
+        "instructions": "# Demo\n\nMerge the files named.\n"}
+
+
+@pytest.fixture(scope="module")
+def switched_off(tmp_path_factory):
+    """`albedo-skills-gptel-auto-connect' set to nil in the init: the chat starts no server; the command does."""
+    base = tmp_path_factory.mktemp("gptel-off")
+    ws = base / "ws"
+    write_demo(ws, "Merges files the way the demo says.", "# Demo\n\nMerge the files named.\n")
+    seen: dict = {"shown": {}}
+    with FakeModel(reply=REPLY) as model:
+        term = start_emacs(base, ws, model, ["sh", "-c", '"$@"; exit $?', "sh", *SERVER],
+                           forms=("(setq albedo-skills-gptel-auto-connect nil)",))
+        try:
+            open_chat(term, "Send your query with C-c RET")
+            seen["offline"] = send_turn(term, model, seen, "/demo by hand", 0)
+            seen["children_after_send"] = [name for _pid, name in children(term.program_pid())]
+            term.command("albedo-skills-gptel-connect")
+            term.wait_for_text("[eglot] Connected!")
+            seen["connected"] = send_turn(term, model, seen, "/demo now", 1)
+            seen["messages_screen"] = messages_screen(term)
+        finally:
+            term.close()
+    return seen
+
+
+def test_with_the_automatic_connection_off_a_chat_starts_no_server_until_the_command(switched_off):
+    assert last_user_text(switched_off["offline"]) == "/demo by hand"
+    assert "sh" not in switched_off["children_after_send"], switched_off["children_after_send"]
+    said = [line for line in lines(switched_off["messages_screen"]) if "no albedo-skills-ls server runs" in line]
+    assert len(said) == 1 and "/demo went as typed" in said[0], switched_off["messages_screen"]
+    assert activation(switched_off["connected"])["arguments"] == "now"
+
+
 def batch_emacs(*forms: str) -> subprocess.CompletedProcess:
     args = [required_program("emacs", "emacs-nox"), "-Q", "--batch"]
     for directory in load_path():
@@ -340,22 +463,45 @@ def test_the_wait_is_bounded_at_the_limit_and_one_past_it():
     assert seen == [limit, limit, "0.5", "0.001"]
 
 
+def test_a_chat_outside_a_project_starts_nothing_and_a_server_that_cannot_start_is_said(tmp_path):
+    (tmp_path / "ws" / ".agents" / "skills").mkdir(parents=True)
+    (tmp_path / "loose").mkdir()
+    done = batch_emacs(
+        "(progn (require 'albedo-skills-gptel) (require 'gptel) (require 'gptel-openai)"
+        " (setq albedo-skills-server-command '(\"no-such-albedo-skills-ls\")))",
+        f"(let ((default-directory \"{tmp_path}/loose/\")) (gptel \"*loose*\"))",
+        "(princ (format \"loose: %S\\n\" (mapcar #'process-name (process-list))))",
+        f"(let ((default-directory \"{tmp_path}/ws/\")) (gptel \"*ws*\"))",
+        "(princ (format \"ws: %S\\n\" (with-current-buffer \"*ws*\" (list gptel-mode albedo-skills-gptel-mode))))",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "loose: nil\n" in done.stdout, done.stdout  # no process at all: nothing was started
+    assert "ws: (t t)\n" in done.stdout, done.stdout  # the chat works on without its server
+    said = [line for line in done.stderr.splitlines() if line.startswith("albedo-skills:")]
+    assert said == [f"albedo-skills: could not start albedo-skills-ls for {tmp_path}/ws/: Searching for program: "
+                    "No such file or directory, no-such-albedo-skills-ls"], done.stderr
+
+
 @pytest.mark.parametrize("with_gptel", [True, False], ids=["gptel-installed", "no-gptel"])
 def test_the_package_byte_compiles_without_a_warning_and_loads_no_gptel(tmp_path, with_gptel):
-    copy = tmp_path / "albedo-skills-gptel.el"
-    copy.write_text((REPO / "albedo-skills-gptel.el").read_text(encoding="utf-8"), encoding="utf-8")
+    names = ["albedo-skills-gptel-server.el", "albedo-skills-gptel.el"]
+    for name in names:
+        (tmp_path / name).write_text((REPO / name).read_text(encoding="utf-8"), encoding="utf-8")
     directories = load_path() if with_gptel else [str(REPO), elpa_package("eglot")]
-    args = [required_program("emacs", "emacs-nox"), "-Q", "--batch"]
+    args = [required_program("emacs", "emacs-nox"), "-Q", "--batch", "-L", str(tmp_path)]
     for directory in directories:
         args += ["-L", directory]
     done = subprocess.run([*args, "--eval", "(setq byte-compile-error-on-warn t)", "-f", "batch-byte-compile",
-                           str(copy)], capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
-    assert done.returncode == 0 and (tmp_path / "albedo-skills-gptel.elc").exists(), done.stderr
+                           *(str(tmp_path / name) for name in names)],
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert done.returncode == 0, done.stderr
+    assert all((tmp_path / name).with_suffix(".elc").exists() for name in names), done.stderr
     assert "Warning" not in done.stderr, done.stderr
     loaded = subprocess.run([*args, "-l", str(tmp_path / "albedo-skills-gptel.elc"), "--eval",
-                             "(princ (list (featurep 'gptel) (featurep 'albedo-skills)))"],
+                             "(princ (list (featurep 'gptel) (featurep 'albedo-skills)"
+                             " (symbol-file 'albedo-skills-gptel--server)))"],
                             capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
-    assert loaded.stdout == "(nil t)", loaded.stderr
+    assert loaded.stdout == f"(nil t {tmp_path / 'albedo-skills-gptel-server.elc'})", loaded.stderr
 
 
 def test_m_tab_completes_at_a_turns_command_and_keeps_its_own_command_elsewhere():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from albedo_skills_ls.skills import hosts
@@ -27,7 +28,8 @@ def test_json_is_exactly_the_issue_shape(tmp_path):
     done = run_cli("hosts", project, "--home", home, "--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert list(data) == ["hosts"] and list(data["hosts"]) == list(hosts.HOST_IDS)
+    assert list(data) == ["truncated", "hosts"] and list(data["hosts"]) == list(hosts.HOST_IDS)
+    assert data["truncated"] is None
     paths = {
         str(project / ".agents/skills/a-bad/SKILL.md"),
         str(project / ".agents/skills/a-valid/SKILL.md"),
@@ -61,12 +63,81 @@ def test_text_table_marks_and_reasons(tmp_path):
     done = run_cli("hosts", project, "--home", home, "--host", "codex", "--host", "copilot-cli", "--host", "claude-code")
     text = done.stdout.decode()
     lines = text.splitlines()
-    assert lines[0].split() == ["SKILL.md", "codex", "copilot-cli", "claude-code"]
-    row = next(line for line in lines if line.startswith(str(project / ".agents/skills/a-bad/SKILL.md")))
+    assert lines[0] == "Agents:  cx Codex CLI 0.171.0  cp Copilot CLI 1.0.102  cc Claude Code 2.1.332"
+    head = next(line for line in lines if line.startswith("SKILL.md"))
+    assert head.split() == ["SKILL.md", "cx", "cp", "cc"]
+    row = next(line for line in lines if line.startswith(".agents/skills/a-bad/SKILL.md"))  # relative to the workspace
     assert row.split()[1:] == ["✓", "✗", "·"]
-    assert "copilot-cli: skipped: failed to parse YAML frontmatter" in text
-    assert "Evidence:" in text and "run here with Codex CLI 0.171.0" in text
-    assert "codex: 58 of 8,000 chars (1%" in text  # the budget: names and descriptions of a-valid and a-bad
+    assert "  ✗ cp: failed to parse YAML frontmatter: mapping values are not allowed in this context at line 2" in text
+    assert str(project) not in text  # no absolute path, in the table or the reasons
+    assert "Evidence:" in text and "cx run here with Codex CLI 0.171.0" in text
+    # the budget: the 4 system skills (1,723) and the lines of a-valid (54) and a-bad (68), newlines included
+    assert "cx: 1,845 of 40,000 chars (5%" in text
+
+
+def _twenty_skills(tmp_path: Path) -> tuple[Path, Path]:
+    project, home = tmp_path / "ws", tmp_path / "home"
+    home.mkdir()
+    for index in range(20):
+        root = project / (".agents/skills" if index % 3 else ".claude/skills")
+        folder = f"skill-number-{index:02d}-with-a-longer-name"
+        name = folder if index % 4 else f"other-{index}"
+        description = "Does a thing: carefully" if index % 5 == 0 else f"Does thing {index} and reports."
+        write_skill(root, folder, f"name: {name}\ndescription: {description}\n")
+    # one name in two roots, and a file no agent can be judged on
+    write_skill(tmp_path / "home/.agents/skills", "skill-number-01-with-a-longer-name",
+                "name: skill-number-01-with-a-longer-name\ndescription: The user's copy.\n")
+    return project, home
+
+
+def test_twenty_skills_fit_in_the_width_and_no_sentence_repeats_within_a_skill(tmp_path):
+    project, home = _twenty_skills(tmp_path)
+    for columns, expected in (("72", 72), ("100", 100), (None, 100)):  # the last, with COLUMNS unset, is read on
+        env = dict(os.environ, COLUMNS=columns or "")
+        text = run_cli("hosts", project, "--home", home, env=env).stdout.decode()
+        lines = text.splitlines()
+        assert max(len(line) for line in lines) <= expected, max(lines, key=len)
+        rows = [line for line in lines if len(line.split()) == 14 and set(line.split()[1:]) <= set("✓!✗·?")]
+        assert len(rows) == 21, lines  # every file, one row each, the 13 agents' marks on it
+    blocks = text.split("\n\n")
+    for block in blocks:
+        reasons: list[str] = []
+        for line in block.splitlines():
+            if line.startswith("    ") and reasons:  # a wrapped line continues the reason above it
+                reasons[-1] += " " + line.strip()
+            elif line.startswith("  ") and line[2:3] in "✓!✗·?":
+                reasons.append(line)
+        clauses = [clause for line in reasons for clause in line.split(": ", 1)[1].split("; ")]
+        assert len(clauses) == len(set(clauses)), block
+    assert "the name `` differs" not in text and '".;' not in text and ".;" not in text
+    renamed = next(block for block in blocks if block.startswith(".agents/skills/skill-number-04-with-a-longer-name"))
+    assert "named `other-4` by cx, gm, oc, cp" in renamed and "(the folder is `skill-number-04" in renamed
+
+
+def test_a_reason_every_agent_gives_is_said_once_as_all(tmp_path):
+    project, home = tmp_path / "ws", tmp_path / "home"
+    home.mkdir()
+    latin = project / ".agents/skills/latin/SKILL.md"
+    latin.parent.mkdir(parents=True)
+    latin.write_bytes(b"---\nname: latin\ndescription: Caf\xe9.\n---\n")
+    text = run_cli("hosts", project, "--home", home, "--host", "codex,gemini-cli,copilot-cli").stdout.decode()
+    said = [line for line in text.splitlines() if "not judged" in line]
+    assert said == ["  ? all: not judged: albedo-skills did not read the file (it is not UTF-8 (byte 32)); fix that "
+                    "and"], said  # wrapped at 100 columns; said once for the three agents
+
+
+def test_why_prints_one_skills_story_for_every_agent(tmp_path):
+    project, home = project_tree(tmp_path)
+    done = run_cli("hosts", project, "--home", home, "--why", "a-bad", "--host", "codex,copilot-cli,claude-code")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode().splitlines()
+    assert lines[0] == ".agents/skills/a-bad/SKILL.md"
+    assert "✓ Codex CLI 0.171.0: loads as `a-bad`" in lines
+    assert '    the model reads: "Use this: when YAML is malformed"' in lines
+    assert "✗ Copilot CLI 1.0.102: skipped" in lines and "· Claude Code 2.1.332: not seen" in lines
+    assert sum(line.startswith("    known: ") for line in lines) == 3
+    missing = run_cli("hosts", project, "--home", home, "--why", "nothing-like-it")
+    assert missing.returncode == 2 and b"no skill named 'nothing-like-it'" in missing.stderr
 
 
 def test_one_skill_file(tmp_path):
@@ -116,7 +187,7 @@ def test_diagnostics_of_each_kind_in_process(tmp_path):
     """The three codes, made by the engine in this process (the codes test counts what it sees built)."""
     project, home = tmp_path / "project", tmp_path / "home"
     home.mkdir()
-    for index in range(9):
+    for index in range(45):  # 45 descriptions of 1,000 characters: past Codex's 40,000
         write_skill(project / ".agents/skills", f"s{index}", f"name: s{index}\ndescription: {'d' * 1000}\n")
     write_skill(project / ".agents/skills", "a-bad", BROKEN)
     write_skill(project / ".claude/skills", "c-only", "name: c-only\ndescription: Only for Claude.\n")
@@ -194,12 +265,31 @@ def test_a_file_albedo_skills_did_not_read_is_not_judged_for_any_agent(tmp_path)
         judged = []
         for host, entry in data.items():
             verdict = entry["skills"][str(unread)]
-            assert verdict["loads"] is False, host
             # Albedo's own verdict is discovery's, which says what it refuses and why; an agent that does not
             # read .agents/skills says so first (not seen), whatever the file holds.
             if host == "albedo" or " does not read " in verdict["reason"]:
+                assert verdict["loads"] is False, host
                 continue
+            assert verdict["loads"] is None, host  # not known: never `false` for a file not judged
             assert verdict["reason"].startswith("not judged: albedo-skills did not read the file ("), (host, verdict)
-            assert why in verdict["reason"] and "is not known" in verdict["reason"], (host, verdict)
+            assert why in verdict["reason"], (host, verdict)
             judged.append(host)
         assert {"codex", "gemini-cli", "opencode", "copilot-cli", "zed"} <= set(judged), judged
+
+
+def test_the_json_schema_is_in_the_help():
+    shown = " ".join(run_cli("hosts", "--help").stdout.decode().split())
+    for part in ('"truncated": null or {"limit", "value", "first_not_walked", "more"}', '"loads": true, false or null',
+                 '"description_seen"', "--why SKILL", "$COLUMNS"):
+        assert part in shown, part
+
+
+def test_a_reason_in_the_json_has_no_stray_punctuation(tmp_path):
+    """Gemini CLI's conflict sentence ends with a full stop; what follows it is joined without `.;`."""
+    project, home = tmp_path / "project", tmp_path / "home"
+    write_skill(project / ".agents/skills", "twin", "name: twin\ndescription: Mine.\n")
+    write_skill(home / ".agents/skills", "twin", "name: twin\ndescription: Theirs.\n")
+    data = json.loads(run_cli("hosts", project, "--home", home, "--format", "json", "--host", "gemini-cli").stdout)
+    reason = data["hosts"]["gemini-cli"]["skills"][str(home / ".agents/skills/twin/SKILL.md")]["reason"]
+    assert reason.startswith('Skill conflict detected: "twin"') and '"; rename one of them' in reason
+    assert ".;" not in reason

@@ -10,6 +10,7 @@ import pytest
 
 from albedo_skills_ls.skills import hosts, limits
 from albedo_skills_ls.skills.hosts.model import NOT_DETERMINISTIC, NOT_SEEN, SKIPPED, WARNS
+from albedo_skills_ls.skills.hosts.walker import Cut
 
 RUN_HERE = ("codex", "claude-code", "gemini-cli", "opencode", "copilot-cli")
 
@@ -72,7 +73,7 @@ def test_no_description(tree):
     assert seen["codex"][agents] == seen["codex"][agents]._replace(status=SKIPPED, reason="missing field `description`")
     assert seen["gemini-cli"][agents].status == SKIPPED and "silently" in seen["gemini-cli"][agents].reason
     opencode = seen["opencode"][agents]
-    assert opencode.loads and opencode.description_seen is None and "left out of what the model sees" in opencode.reason
+    assert opencode.loads and opencode.description_seen == "" and "left out of what the model sees" in opencode.reason
     copilot = seen["copilot-cli"][agents]
     assert copilot.status == WARNS and copilot.description_seen == "Do the thing, then report."
     made_up = seen["claude-code"][claude]
@@ -100,7 +101,7 @@ def test_description_length_at_the_bound_and_one_past(tree, length):
     assert seen["copilot-cli"][path].loads is not over
     if over:
         assert seen["copilot-cli"][path].reason == "Skill description must be at most 1024 characters"
-        assert seen["codex"][path].status == WARNS and seen["codex"][path].description_seen == "x" * 1024 + "..."
+        assert seen["codex"][path].status == WARNS and seen["codex"][path].description_seen == "x" * 1021 + "..."
         assert seen["zed"][path].status == WARNS
     else:
         assert seen["codex"][path].description_seen == text and seen["codex"][path].reason is None
@@ -242,25 +243,51 @@ def test_zed_file_size_bound(tree):
     assert os.path.getsize(past) == zed.MAX_FILE_BYTES + 1 and not seen[past].loads
 
 
-def test_codex_budget_cuts_descriptions_when_exceeded(tree):
-    project, home = tree
-    for index in range(10):
-        skill(project / ".agents/skills", f"s{index}", front(f"s{index}", "d" * 1000))
-    found = hosts.report(str(project), str(home), ("codex",))
-    budget = found.hosts[0].budget
-    assert budget.over and budget.used == 10 * (2 + 1000) and len(budget.cut) == 10
-    seen = found.hosts[0].verdicts
-    total = sum(len(v.name) + len(v.description_seen) for v in seen.values())
-    assert total <= budget.total and all("budget" in v.reason for v in seen.values())
+def _codex_cost(name: str, text: str) -> int:
+    from albedo_skills_ls.skills.hosts import codex
+
+    return len(codex.MODEL.budget.line(name, text, f"{name}/SKILL.md")) + 1
 
 
-def test_codex_budget_at_the_bound_cuts_nothing(tree):
+def test_codex_budget_at_the_bound_and_one_past(tree):
+    """Codex holds its prompt's skill lines (its system skills too) to 40,000 characters; one past, every
+    description is cut to the one common length that fits."""
+    from albedo_skills_ls.skills.hosts import codex
+
     project, home = tree
-    skill(project / ".agents/skills", "s0", front("s0", "d" * 998))
-    for index in range(1, 8):
-        skill(project / ".agents/skills", f"s{index}", front(f"s{index}", "d" * 998))
+    system = sum(_codex_cost(name, text) for name, text, _where in codex.SYSTEM_SKILLS)
+    names = [f"s{index:02d}" for index in range(39)]
+    lengths = [950] * 38
+    lengths.append(codex.CATALOG_CHARS - system - sum(_codex_cost(n, "d" * k) for n, k in zip(names, lengths))
+                   - _codex_cost(names[-1], ""))
+    assert 0 < lengths[-1] < 950
+    for name, length in zip(names, lengths):
+        skill(project / ".agents/skills", name, front(name, "d" * length))
     budget = hosts.report(str(project), str(home), ("codex",)).hosts[0].budget
-    assert budget.used == 8_000 == budget.total and not budget.over and budget.cut == ()
+    assert budget.used == codex.CATALOG_CHARS == budget.total and not budget.over and budget.cut == ()
+    skill(project / ".agents/skills", names[0], front(names[0], "d" * 951))  # one character more
+    found = hosts.report(str(project), str(home), ("codex",)).hosts[0]
+    assert found.budget.used == codex.CATALOG_CHARS + 1 and found.budget.over
+    cut = {found.verdicts[path].description_seen for path in found.budget.cut}
+    assert len(found.budget.cut) == 1 and [len(text) for text in cut] == [950]  # only the longest is cut
+    assert "description cut to 950 characters" in found.verdicts[found.budget.cut[0]].reason
+
+
+def test_claude_code_budget_keeps_the_first_descriptions_and_names_the_rest(tree):
+    """24,000 characters of `- name: description` lines; past it, the skills listed first keep their
+    descriptions and the rest are listed by name alone (measured: 23 of 100 1,000-character ones fit)."""
+    from albedo_skills_ls.skills.hosts import claude_code
+
+    project, home = tree
+    for index in range(30):
+        skill(project / ".claude/skills", f"s{index:02d}", front(f"s{index:02d}", "d" * 1000))
+    found = hosts.report(str(project), str(home), ("claude-code",)).hosts[0]
+    described = [path for path, verdict in found.verdicts.items() if verdict.description_seen]
+    # 23 x (1,000 + 8) + 7 x 6 = 23,226 fits 24,000; a 24th would need 1,002 more
+    assert len(described) == 23 and found.budget.total == claude_code.CATALOG_CHARS
+    assert sorted(described) == sorted(found.verdicts)[:23]
+    named = found.verdicts[sorted(found.verdicts)[23]]
+    assert named.description_seen == "" and named.loads and "listed by name alone" in named.reason
 
 
 def test_walk_bound_on_skill_files(tree, monkeypatch):
@@ -269,7 +296,10 @@ def test_walk_bound_on_skill_files(tree, monkeypatch):
     for index in range(4):
         skill(project / ".agents/skills", f"s{index}", front(f"s{index}", "d"))
     found = hosts.report(str(project), str(home), ("codex",))
-    assert len(found.files) == 3 and "3 skill files" in found.truncated
+    assert len(found.files) == 3
+    assert found.truncated == Cut("MAX_HOST_SKILL_FILES", 3, str(project / ".agents/skills/s3/SKILL.md"))
+    assert found.to_json()["truncated"] == {"limit": "MAX_HOST_SKILL_FILES", "value": 3, "more": 0,
+                                            "first_not_walked": str(project / ".agents/skills/s3/SKILL.md")}
     monkeypatch.setattr(limits, "MAX_HOST_SKILL_FILES", 4)
     assert hosts.report(str(project), str(home), ("codex",)).truncated is None
 
@@ -309,7 +339,8 @@ def test_walk_depth_bound_at_the_bound_and_one_past(tree, monkeypatch):
     past = skill(root, "a/b/c", front("c", "One past."))
     found = hosts.report(str(project), str(home), ("opencode",))
     assert str(past) not in {f.path for f in found.files} and str(other) in {f.path for f in found.files}
-    assert found.truncated == f"the walk stops 2 levels below a root, at {past.parent}"
+    assert found.truncated == Cut("MAX_HOST_WALK_DEPTH", 2, str(past.parent))
+    assert found.truncated.sentence() == f"the walk stops 2 levels below a root, at {past.parent}"
 
 
 def test_walk_entries_bound_at_the_bound_and_one_past(tree, monkeypatch):
@@ -320,7 +351,8 @@ def test_walk_entries_bound_at_the_bound_and_one_past(tree, monkeypatch):
     assert hosts.report(str(project), str(home), ("codex",)).truncated is None
     monkeypatch.setattr(limits, "MAX_HOST_WALK_ENTRIES", 5)
     found = hosts.report(str(project), str(home), ("codex",))
-    assert found.truncated.startswith("the walk stopped after 5 entries") and len(found.files) == 2
+    assert found.truncated.limit == "MAX_HOST_WALK_ENTRIES" and found.truncated.value == 5 and len(found.files) == 2
+    assert found.truncated.sentence().startswith("the walk stopped after 5 entries")
 
 
 def test_server_walks_and_reads_once_for_diagnostics_and_hover(tree, monkeypatch):
@@ -352,7 +384,7 @@ def test_server_walks_and_reads_once_for_diagnostics_and_hover(tree, monkeypatch
 
 @pytest.mark.parametrize("shape", ["[%s]", "{a: %s}"])
 def test_yaml_nesting_bound_at_the_bound_and_one_past(shape):
-    from albedo_skills_ls.skills.hosts.facts import _parse_yaml
+    from albedo_skills_ls.skills.hosts.facts import parse_yaml
 
     def nested(levels: int) -> str:  # `levels` collections in all, the top mapping included
         inner = "x"
@@ -360,8 +392,8 @@ def test_yaml_nesting_bound_at_the_bound_and_one_past(shape):
             inner = shape % inner
         return "key: " + inner + "\n"
 
-    fields, problem = _parse_yaml(nested(limits.MAX_HOST_YAML_NESTING))
+    fields, problem = parse_yaml(nested(limits.MAX_HOST_YAML_NESTING))
     assert problem is None and fields is not None and "key" in fields
-    fields, problem = _parse_yaml(nested(limits.MAX_HOST_YAML_NESTING + 1))
+    fields, problem = parse_yaml(nested(limits.MAX_HOST_YAML_NESTING + 1))
     assert fields is None and problem is not None
     assert problem.problem.startswith(f"nested deeper than {limits.MAX_HOST_YAML_NESTING:,} levels")

@@ -9,12 +9,16 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildFakeModel, recordedRequests } from './fakeModel.mjs';
-import { HANG_GUARD_MS, launchChromium, openWorkbench, runCommand, showing, startWorkbench, VSCODE, waitFor, writeWorkspace } from './harness.mjs';
+import { HANG_GUARD_MS, launchChromium, MOD, openWorkbench, runCommand, showing, startWorkbench, VSCODE, waitFor, writeWorkspace } from './harness.mjs';
 
 const DEMO_BODY = 'Greet the user by name, warmly.\n';
 const SKILLS = {
   '.agents/skills/demo/SKILL.md': `---\nname: demo\ndescription: Says hello to the user by name.\n---\n${DEMO_BODY}`,
   '.agents/skills/review/SKILL.md': '---\nname: review\ndescription: Reviews a pull request.\n---\nRead the diff.\n',
+  // Only Albedo reads .albedo/skills; VS Code's own menu lists .agents/skills. A folded description.
+  '.albedo/skills/notes/SKILL.md': '---\nname: notes\ndescription: >\n  Keeps notes\n  over two lines.\n---\nWrite them down.\n',
+  // Albedo refuses it (the name differs from the folder); VS Code lists it as /both.
+  '.agents/skills/both/SKILL.md': '---\nname: bar\ndescription: Its name is not its folder.\n---\nX\n',
 };
 const OPEN = '<albedo-skill-activation>';
 const CLOSE = '</albedo-skill-activation>';
@@ -115,15 +119,42 @@ describe(`@albedo in the chat of VS Code ${VSCODE.text} (code-server), with a fa
     }
   });
 
-  it('offers the skill in the `/` menu; accepting, typing and Enter send the activation, and the chat shows what was typed', () => showing(page, 'chat-demo', async () => {
+  /** The rows of the open suggest menu, as shown (label, then what is beside it). */
+  const menuRows = async () => (await page.locator('.suggest-widget.visible .monaco-list-row').allTextContents()).map((row) => row.replace(/\u00a0/g, ' '));
+
+  it('lists each skill once in the `/` menu with its description, and says why Albedo refuses one', () => showing(page, 'chat-menu', async () => {
     await page.locator(`${INPUT} .view-lines`).click();
-    await page.keyboard.type('/de');
-    // Beside VS Code's own `/demo` (its agent skills read .agents/skills too): ours says where it goes.
-    const ours = page.locator('.suggest-widget.visible .monaco-list-row', { hasText: '@albedo · Albedo activation' });
+    await page.keyboard.type('/');
+    await page.locator('.suggest-widget.visible .monaco-list-row', { hasText: 'Keeps notes over two lines.' }).waitFor();
+    const rows = await menuRows();
+    const of = (command) => rows.filter((row) => row.startsWith(command));
+    // VS Code's own row for the skills of its locations, Albedo's for the one only Albedo reads.
+    assert.deepEqual(of('/demo'), ['/demoSays hello to the user by name.'], rows.join('\n'));
+    assert.deepEqual(of('/review'), ['/reviewReviews a pull request.'], rows.join('\n'));
+    assert.deepEqual(of('/notes'), ['/notesKeeps notes over two lines.'], rows.join('\n'));
+    // VS Code offers /both; Albedo's row beside it says it is not loaded, and why.
+    assert.equal(of('/both').length, 2, rows.join('\n'));
+    assert.match(of('/both').join('\n'), /Albedo does not load this skill: name `bar` differs from its folder `both`/);
+    assert.doesNotMatch(rows.join('\n'), /⏎/);
+
+    // Accepting Albedo's entry names the participant.
+    await page.keyboard.type('no');
+    await page.locator('.suggest-widget.visible .monaco-list-row.focused', { hasText: 'Keeps notes' }).waitFor();
+    await page.keyboard.press('Enter');
+    await waitFor(page, inputText, (text) => text === '@albedo /notes ', 'accepting did not leave `@albedo /notes `');
+    await page.keyboard.press(`${MOD}+A`);
+    await page.keyboard.press('Backspace');
+    await waitFor(page, inputText, (text) => text.trim() === '', 'the input was not cleared');
+  }));
+
+  it('offers the skill after `@albedo`; accepting, typing and Enter send the activation, and the chat shows what was typed', () => showing(page, 'chat-demo', async () => {
+    await page.locator(`${INPUT} .view-lines`).click();
+    await page.keyboard.type('@albedo /de');
+    const ours = page.locator('.suggest-widget.visible .monaco-list-row', { hasText: 'Says hello to the user by name.' });
     await ours.waitFor();
-    const rows = await page.locator('.suggest-widget.visible .monaco-list-row').allTextContents();
-    assert.equal(rows.filter((row) => row.includes('@albedo · Albedo activation')).length, 1, rows.join('\n'));
-    while (!(await page.locator('.suggest-widget.visible .monaco-list-row.focused').textContent()).includes('@albedo · Albedo activation')) {
+    const rows = await menuRows();
+    assert.equal(rows.filter((row) => row.startsWith('/demo')).length, 1, rows.join('\n'));
+    while (!(await page.locator('.suggest-widget.visible .monaco-list-row.focused').textContent()).includes('Says hello to the user by name.')) {
       await page.keyboard.press('ArrowDown');
     }
     await page.keyboard.press('Enter');
@@ -176,10 +207,21 @@ describe(`@albedo in the chat of VS Code ${VSCODE.text} (code-server), with a fa
     const before = requests().length;
     await send('/nosuch these files');
     const text = await answer('then send the turn again.');
-    assert.match(text, /\/nosuch is not a skill here, so nothing was sent to the model\. The skills are \/demo, \/review\./);
+    assert.match(text, /\/nosuch is not a skill here, so nothing was sent to the model\. The skills are \/demo, \/notes, \/review\./);
     assert.match(text, /If you added the skill just now, reload the skills, then send the turn again\./);
     await responses().last().locator('.monaco-button', { hasText: 'Reload Skills' }).waitFor();
     assert.equal(requests().length, before);
+
+    // The output channel: one information line for the refusal, no traceback, nothing at error level.
+    await runCommand(page, 'Albedo Skills: Show Output');
+    const output = page.locator('.part.panel .monaco-editor .view-lines');
+    await output.filter({ hasText: 'refused: unknown command' }).waitFor();
+    const lines = (await output.locator('.view-line').allTextContents()).map((line) => line.replace(/\u00a0/g, ' '));
+    const about = lines.filter((line) => line.includes('/nosuch'));
+    assert.equal(about.length, 1, lines.join('\n'));
+    assert.match(about[0], /\[info\] commands\.invoke refused: unknown command `\/nosuch`/);
+    assert.doesNotMatch(lines.join('\n'), /Traceback|\[error\]/);
+    await runCommand(page, 'View: Hide Panel');
   }));
 
   it('arguments holding the closing delimiter, on several lines, stay inside the one block, exactly', () => showing(page, 'chat-delimiter', async () => {

@@ -54,7 +54,8 @@ const SKILLS = {
   '.agents/skills/demo/SKILL.md': '---\nname: demo\ndescription: Says hello to the user by name.\n---\nGreet the user by name, warmly.\n',
   '.agents/skills/pdf-tools/SKILL.md': '---\nname: wrong\ndescription: Reads PDF files and extracts their text.\n---\nUse pdftotext on the file.\n',
   '.agents/skills/broken/SKILL.md': '---\nname: broken\n---\nThis skill forgot its description.\n',
-  '.albedo/skills/review/SKILL.md': '---\nname: review\ndescription: Reviews a pull request (workspace copy).\n---\nRead the diff.\n',
+  // A folded description: the Skills view shows it as one line of text.
+  '.albedo/skills/review/SKILL.md': '---\nname: review\ndescription: >\n  Reviews a pull request\n  (workspace copy).\n---\nRead the diff.\n',
   '.agents/skills/review/SKILL.md': '---\nname: review\ndescription: Reviews a pull request (second copy).\n---\nRead the diff.\n',
   '.agents/skills/fill-in/SKILL.md': '---\nname: fill-in\ndescription: A skill to complete.\n\n---\nSteps.\n',
   'notes.chat.md': 'Notes for the session.\n',
@@ -190,27 +191,26 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
     await waitForText(page, (current) => current.includes('name: wrong'), 'undo');
   }));
 
-  it('lists the skills by scope and root in the Skills view, with badges, and opens SKILL.md on click', () => showing(page, 'skills-view', async () => {
+  it('lists the skills by scope and root in the Skills view, with room, badges, and opens SKILL.md on click', () => showing(page, 'skills-view', async () => {
     // pdf-tools/SKILL.md is still shown (the quick fix above): on 1.139 VS Code's validator shows its own copy of
-    // the name mismatch, as a warning, and Albedo's error is left out of display; the view still counts it.
+    // the name mismatch, as a warning, and Albedo's error stays beside it (never milder than Albedo's verdict).
     if (NATIVE_SKILL_LANGUAGE) {
       await runCommand(page, 'Focus on Problems View');
       await waitFor(
         page,
         () => problemsOf(page, '.agents/skills/pdf-tools'),
-        (rows) => rows.length === 1 && /The skill name 'wrong' should match the folder name 'pdf-tools'\./.test(rows[0]),
-        "VS Code's validator did not show its twin of the name mismatch",
+        (rows) => rows.length === 2 && rows.some((row) => /The skill name 'wrong' should match the folder name 'pdf-tools'\./.test(row)) && rows.some((row) => /name `wrong` differs from its folder `pdf-tools`/.test(row)),
+        "VS Code's validator did not show its copy of the name mismatch beside Albedo's",
       );
+      await runCommand(page, 'View: Hide Panel');
     }
     await page.locator('.statusbar-item', { hasText: 'skills' }).first().click();
-    const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Skills' }) });
-    // Room for every row (the tree renders only the rows in sight): no panel, the folder section collapsed.
-    await runCommand(page, 'View: Hide Panel');
-    const folders = page.locator('.pane-header[aria-expanded="true"]', { hasText: path.basename(folder).toUpperCase() });
-    if ((await folders.count()) > 0) {
-      await folders.click();
-    }
+    // Its own container in the activity bar: the whole side bar's height, whatever the Explorer holds.
+    const view = page.locator('.part.sidebar', { hasText: 'Albedo Skills' });
     await view.locator('.monaco-list-row', { hasText: 'hidden by' }).waitFor();
+    const tree = await view.locator('.monaco-list').first().boundingBox();
+    const window = page.viewportSize();
+    assert.ok(tree.height >= window.height / 2, `the Skills tree is ${tree.height} px high in a ${window.height} px window`);
     const rows = (await view.locator('.monaco-list-row').allTextContents()).map((row) => row.replace(/\u00a0/g, ' '));
     const index = (text) => rows.findIndex((row) => row.includes(text));
     assert.ok(index('Workspace') === 0, rows.join('\n'));
@@ -218,6 +218,8 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
     assert.match(rows[index('broken')], /broken.*1 error/);
     assert.match(rows[index('demo')], /demo.*\/demo.*Says hello to the user by name\./);
     assert.match(rows.find((row) => row.includes('hidden by')), /review.*hidden by \.albedo\/skills\/review/);
+    assert.match(rows.find((row) => row.includes('(workspace copy)')), /review\/review — Reviews a pull request \(workspace copy\)\.$/);
+    assert.doesNotMatch(rows.join('\n'), /⏎/);
     assert.match(rows[index('pdf-tools')], /pdf-tools.*1 error/);
     assert.match(await page.locator('.statusbar-item', { hasText: 'skills' }).first().textContent(), /3 skills.*2/);
     await view.screenshot({ path: path.join(SCREENSHOTS, 'skills-view.png') });
@@ -286,7 +288,30 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
   });
 });
 
-describe(`a bad interpreter in VS Code ${VSCODE.text} (code-server)`, { timeout: 5 * HANG_GUARD_MS }, () => {
+/**
+ * A bad interpreter, explained in exactly one notification: the cause, the setting and its scope, and only
+ * the advice that would help in that situation.
+ */
+const BAD_INTERPRETERS = [
+  {
+    // The most likely mistake: an interpreter without the package, with the environment's package asked for.
+    what: 'an interpreter without the package, with importStrategy fromEnvironment',
+    settings: { 'albedoSkills.server.pythonPath': '/usr/bin/python3', 'albedoSkills.server.importStrategy': 'fromEnvironment' },
+    cause: /the language server cannot start: `\/usr\/bin\/python3` \(Python 3\.\d+\.\d+\) cannot import albedo_skills_ls: ModuleNotFoundError: No module named 'albedo_skills_ls'/,
+    advice: /install albedo-skills-ls in it \(`\/usr\/bin\/python3 -m pip install albedo-skills-ls`\), or set albedoSkills\.server\.importStrategy to useBundled to run the server bundled with the extension, or clear it\./,
+  },
+  {
+    // useBundled already (the default): a program that is not Python. Nothing about the strategy or pip.
+    what: 'a program that is not Python, with the bundled server',
+    settings: { 'albedoSkills.server.pythonPath': '/bin/true' },
+    cause: /the language server cannot start: `\/bin\/true` is not a working Python interpreter/,
+    advice: /albedoSkills\.server\.pythonPath \(your Remote \[[^\]]+\] settings\): point it at Python 3\.11 or newer, or clear it\./,
+    never: /useBundled|importStrategy|pip install/,
+  },
+];
+
+for (const bad of BAD_INTERPRETERS) {
+describe(`${bad.what} in VS Code ${VSCODE.text} (code-server)`, { timeout: 5 * HANG_GUARD_MS }, () => {
   let browser;
   let workbench;
   let folder;
@@ -294,11 +319,7 @@ describe(`a bad interpreter in VS Code ${VSCODE.text} (code-server)`, { timeout:
   before(async () => {
     browser = await launchChromium();
     folder = writeWorkspace(SKILLS);
-    // The most likely mistake: an interpreter without the package, with the environment's package asked for.
-    workbench = await startWorkbench({
-      folder,
-      machineSettings: { 'albedoSkills.server.pythonPath': '/usr/bin/python3', 'albedoSkills.server.importStrategy': 'fromEnvironment' },
-    });
+    workbench = await startWorkbench({ folder, machineSettings: bad.settings });
   });
 
   after(async () => {
@@ -309,7 +330,7 @@ describe(`a bad interpreter in VS Code ${VSCODE.text} (code-server)`, { timeout:
     }
   });
 
-  it('is explained in exactly one notification naming the cause, the setting and its scope', async () => {
+  it('is explained in exactly one notification naming the cause, the setting and its scope, and what would help', async () => {
     const page = await openWorkbench(browser, workbench.url);
     await page.locator('.notification-toast', { hasText: 'cannot start' }).waitFor();
     // The output channel logs the failure before the notification is shown: everything has been said.
@@ -319,9 +340,15 @@ describe(`a bad interpreter in VS Code ${VSCODE.text} (code-server)`, { timeout:
     const texts = (await items.allTextContents()).map((text) => text.replace(/\u00a0/g, ' '));
     console.log(`# the notification: ${texts[0]}`);
     assert.equal(texts.length, 1, texts.join('\n---\n'));
-    assert.match(texts[0], /the language server cannot start: `\/usr\/bin\/python3` \(Python 3\.\d+\.\d+\) cannot import albedo_skills_ls: ModuleNotFoundError: No module named 'albedo_skills_ls'/);
+    assert.match(texts[0], bad.cause);
     // code-server is a remote window: the value was read from the Remote settings, and the message says so.
     assert.match(texts[0], /albedoSkills\.server\.pythonPath \(your Remote \[[^\]]+\] settings\)/);
+    assert.match(texts[0], bad.advice);
+    if (bad.never) {
+      // The message itself, without the toast's own "Source" and buttons.
+      assert.doesNotMatch(texts[0].slice(texts[0].indexOf('Albedo Skills: the language server cannot start')), bad.never);
+    }
     assert.match(texts[0], /Open Settings.*Show Output/s);
   });
 });
+}

@@ -64,48 +64,76 @@ export interface ScopeNode {
 export interface TreeContext {
   workspaceFolders: readonly string[];
   home?: string;
+  /** Whose paths these are (`win32`: drive letters, backslashes, any letter case); default: this process's. */
+  platform?: NodeJS.Platform;
+}
+
+const flavour = (context: Pick<TreeContext, 'platform'>) => ((context.platform ?? process.platform) === 'win32' ? path.win32 : path.posix);
+
+/**
+ * One spelling per file. The catalog's paths come from the server (Python) and the diagnostics' from VS Code
+ * (`Uri.fsPath`); on Windows these may differ in the drive letter's case (`C:\` against `c:\`) or the
+ * separators, and the file system ignores letter case, so they are compared lowercased and normalised.
+ */
+export function pathKey(file: string, context: Pick<TreeContext, 'platform'> = {}): string {
+  return (context.platform ?? process.platform) === 'win32' ? path.win32.normalize(file).toLowerCase() : file;
+}
+
+/** A description as one line of text (a folded or literal YAML block keeps line breaks, which a tree row shows as ⏎). */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 export const SKILL_FILE = 'SKILL.md';
 const SCOPE_LABELS: Record<Scope, string> = { workspace: 'Workspace', user: 'User' };
 
-const isInside = (file: string, folder: string) => file === folder || file.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
+function isInside(file: string, folder: string, context: TreeContext): boolean {
+  const [inner, outer] = [pathKey(file, context), pathKey(folder, context)];
+  const sep = flavour(context).sep;
+  return inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
+}
 
 /** The root a skill's `SKILL.md` sits in: the folder above its skill folder. */
-export const rootOf = (skillFile: string) => path.dirname(path.dirname(skillFile));
+export const rootOf = (skillFile: string, context: Pick<TreeContext, 'platform'> = {}) => flavour(context).dirname(flavour(context).dirname(skillFile));
 
+/** A root's label: relative to its workspace folder, or `~/…`, with `/` between the parts on every platform. */
 function rootLabel(root: string, context: TreeContext): string {
-  const folder = context.workspaceFolders.find((candidate) => isInside(root, candidate));
+  const paths = flavour(context);
+  const slashed = (relative: string) => relative.split(paths.sep).join('/');
+  const folder = context.workspaceFolders.find((candidate) => isInside(root, candidate, context));
   if (folder !== undefined) {
-    const relative = path.relative(folder, root);
-    return context.workspaceFolders.length > 1 ? `${path.basename(folder)}/${relative}` : relative;
+    const relative = slashed(paths.relative(folder, root));
+    return context.workspaceFolders.length > 1 ? `${paths.basename(folder)}/${relative}` : relative;
   }
-  if (context.home !== undefined && isInside(root, context.home)) {
-    return `~/${path.relative(context.home, root)}`;
+  if (context.home !== undefined && isInside(root, context.home, context)) {
+    return `~/${slashed(paths.relative(context.home, root))}`;
   }
   return root;
 }
 
 /** Scopes (workspace first), their roots in catalog order, and each root's skills, with their badges. */
 export function buildTree(entries: readonly CatalogEntry[], diagnostics: readonly SkillDiagnostic[], context: TreeContext): ScopeNode[] {
+  const paths = flavour(context);
   const byPath = new Map<string, SkillNode>();
   const scopes = new Map<string, Scope>();
   for (const entry of entries) {
     if (entry.kind !== 'skill' || entry.path === undefined) {
       continue;
     }
-    byPath.set(entry.path, { name: entry.name, command: entry.command, description: entry.description, path: entry.path, errors: 0, warnings: 0, otherAgents: [] });
-    scopes.set(entry.path, entry.scope ?? 'workspace');
+    const key = pathKey(entry.path, context);
+    byPath.set(key, { name: entry.name, command: entry.command, description: entry.description, path: entry.path, errors: 0, warnings: 0, otherAgents: [] });
+    scopes.set(key, entry.scope ?? 'workspace');
   }
   for (const diagnostic of diagnostics) {
-    if (path.basename(diagnostic.path) !== SKILL_FILE) {
+    if (paths.basename(diagnostic.path) !== SKILL_FILE) {
       continue;
     }
-    let node = byPath.get(diagnostic.path);
+    const key = pathKey(diagnostic.path, context);
+    let node = byPath.get(key);
     if (node === undefined) {
-      node = { name: path.basename(path.dirname(diagnostic.path)), description: '', path: diagnostic.path, errors: 0, warnings: 0, otherAgents: [] };
-      byPath.set(diagnostic.path, node);
-      scopes.set(diagnostic.path, context.workspaceFolders.some((folder) => isInside(diagnostic.path, folder)) ? 'workspace' : 'user');
+      node = { name: paths.basename(paths.dirname(diagnostic.path)), description: '', path: diagnostic.path, errors: 0, warnings: 0, otherAgents: [] };
+      byPath.set(key, node);
+      scopes.set(key, context.workspaceFolders.some((folder) => isInside(diagnostic.path, folder, context)) ? 'workspace' : 'user');
     }
     if (isOtherAgents(diagnostic.code)) {
       node.otherAgents.push(diagnostic.message);
@@ -123,15 +151,16 @@ export function buildTree(entries: readonly CatalogEntry[], diagnostics: readonl
   const tree: ScopeNode[] = [];
   for (const scope of ['workspace', 'user'] as const) {
     const roots = new Map<string, RootNode>();
-    for (const [file, node] of byPath) {
-      if (scopes.get(file) !== scope) {
+    for (const [key, node] of byPath) {
+      if (scopes.get(key) !== scope) {
         continue;
       }
-      const root = rootOf(file);
-      if (!roots.has(root)) {
-        roots.set(root, { root, label: rootLabel(root, context), skills: [] });
+      const root = rootOf(node.path, context);
+      const rootKey = pathKey(root, context);
+      if (!roots.has(rootKey)) {
+        roots.set(rootKey, { root, label: rootLabel(root, context), skills: [] });
       }
-      roots.get(root)!.skills.push(node);
+      roots.get(rootKey)!.skills.push(node);
     }
     if (roots.size > 0) {
       for (const root of roots.values()) {
@@ -151,6 +180,14 @@ export function summarize(tree: readonly ScopeNode[]): { skills: number; withErr
     withErrors: nodes.filter((node) => node.errors > 0).length,
     hidden: nodes.filter((node) => node.hiddenBy !== undefined).length,
   };
+}
+
+/** The skills Albedo refuses: an error keeps them out of the catalog (what the chat's `/` menu warns about). */
+export function refusedSkills(tree: readonly ScopeNode[]): { name: string; reason: string; path: string }[] {
+  return tree
+    .flatMap((scope) => scope.roots.flatMap((root) => root.skills))
+    .filter((node) => node.command === undefined && node.errors > 0)
+    .map((node) => ({ name: node.name, reason: node.firstProblem ?? 'it has an error', path: node.path }));
 }
 
 /** The status-bar text: the skill count, and the skills with errors when there are any. */
@@ -173,7 +210,8 @@ export function skillBadge(node: SkillNode, context: TreeContext): string {
     parts.push(`${node.otherAgents.length} other agent${node.otherAgents.length === 1 ? '' : 's'} refuse`);
   }
   if (node.hiddenBy !== undefined) {
-    parts.push(`hidden by ${rootLabel(rootOf(node.hiddenBy), context)}/${path.basename(path.dirname(node.hiddenBy))}`);
+    const paths = flavour(context);
+    parts.push(`hidden by ${rootLabel(rootOf(node.hiddenBy, context), context)}/${paths.basename(paths.dirname(node.hiddenBy))}`);
   }
   return parts.join(' · ');
 }

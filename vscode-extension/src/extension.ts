@@ -16,18 +16,10 @@ import {
   type LanguageClientOptions,
   RevealOutputChannelOn,
 } from 'vscode-languageclient/node';
-import {
-  type Bundle,
-  describeLaunch,
-  findBundle,
-  type LaunchSource,
-  type LaunchSpec,
-  needsInterpreter,
-  readImportStrategy,
-  resolveLaunch,
-} from './launch';
-import { explainLaunchFailure, launchSetting, settingScope, stderrClassifier } from './messages';
-import { commandExists, parseProbe, PROBE_TIMEOUT_MS, probeCommand, type ProbeRun } from './probe';
+import { type Bundle, describeLaunch, findBundle, type LaunchSource, type LaunchSpec, needsInterpreter, readImportStrategy } from './launch';
+import { explainLaunchFailure, launchSetting, type LaunchSituation, settingScope, stderrClassifier } from './messages';
+import { commandExists, PROBE_TIMEOUT_MS, probeLaunch, type ProbeRunner } from './probe';
+import { discoverPython } from './pythonDiscovery';
 import { CRASH_STABLE_RUN_MS, crashRestartDelay, debounce, type Debounced, type Timers } from './restarts';
 import {
   configurationForServer,
@@ -50,8 +42,7 @@ const STOP_TIMEOUT_MS = 2000;
 /** Error lines of the server's stderr kept to explain a failed start (the cause is usually the last one). */
 const STDERR_LINES_KEPT = 20;
 
-/** Runs a probe command; injectable so the wiring tests need no Python. */
-export type ProbeRunner = (command: string, args: string[], options: { cwd?: string; env: Record<string, string> }) => Promise<ProbeRun>;
+export type { ProbeRunner } from './probe';
 
 const runProbe: ProbeRunner = (command, args, options) =>
   new Promise((resolve) => {
@@ -182,7 +173,7 @@ class Server implements vscode.Disposable {
     }
 
     const launch = { serverPath: settings.server.path, pythonPath: settings.server.pythonPath };
-    const spec = resolveLaunch({
+    const input = {
       ...launch,
       interpreter: needsInterpreter(launch) ? await this.interpreter(folder?.uri) : undefined,
       platform: process.platform,
@@ -191,23 +182,22 @@ class Server implements vscode.Disposable {
       home: os.homedir(),
       importStrategy: strategy.strategy,
       bundle: this.bundle,
-    });
+    };
+    // A Python that is missing, too old or without the package is found before the client starts, so the
+    // user gets the cause, not the client's retries. With no interpreter configured, each place the
+    // platform's installers use is tried in turn (pythonDiscovery.ts).
+    const situation = { importStrategy: strategy.strategy, bundleAvailable: this.bundle !== undefined };
+    const { spec, outcome } = await probeLaunch(input, this.probe, folder?.uri.fsPath, () =>
+      discoverPython({ platform: process.platform, env: process.env, home: os.homedir() }),
+    );
     this.source = spec.source;
     this.channel.info(`Server command: ${describeLaunch(spec)}`);
-
-    // A Python that is missing, too old or without the package is found before the client starts, so the
-    // user gets the cause, not the client's retries.
-    if (spec.python !== undefined) {
-      const probe = probeCommand(spec.python);
-      const outcome = parseProbe(
-        await this.probe(probe.command, probe.args, { cwd: folder?.uri.fsPath, env: spec.options.env }),
-        spec.python,
-      );
-      if (!outcome.ok) {
-        this.channel.error(`The server cannot start: ${outcome.cause}.`);
-        void this.explainStartFailure(spec, outcome.cause);
-        return;
-      }
+    if (outcome !== undefined && !outcome.ok) {
+      this.channel.error(`The server cannot start: ${outcome.cause}.`);
+      void this.explainStartFailure(spec, outcome.cause, { ...situation, kind: outcome.kind });
+      return;
+    }
+    if (outcome !== undefined) {
       this.channel.info(`Python ${outcome.version} (${outcome.executable}).`);
     }
 
@@ -279,7 +269,7 @@ class Server implements vscode.Disposable {
       this.channel.error(`The server did not start: ${String(error)}`);
       const missing = spec.python === undefined && !commandExists(spec.command, spec.options.env, process.platform);
       const cause = missing ? `\`${spec.command}\` was not found` : stderrErrors.at(-1);
-      void this.explainStartFailure(spec, cause !== undefined ? `${cause} (${errorText(error)})` : errorText(error));
+      void this.explainStartFailure(spec, cause !== undefined ? `${cause} (${errorText(error)})` : errorText(error), situation);
     }
   }
 
@@ -329,12 +319,12 @@ class Server implements vscode.Disposable {
   }
 
   /** One notification: the cause, the setting that chose the command and where its value came from. */
-  private async explainStartFailure(spec: LaunchSpec, cause: string): Promise<void> {
+  private async explainStartFailure(spec: LaunchSpec, cause: string, situation: LaunchSituation): Promise<void> {
     const setting = launchSetting(spec);
     const folder = vscode.workspace.workspaceFolders?.[0];
     const inspection = vscode.workspace.getConfiguration(SECTION, folder?.uri).inspect?.(setting);
     const scope = settingScope(inspection, vscode.env?.remoteName);
-    const choice = await vscode.window.showErrorMessage(explainLaunchFailure(spec, cause, scope), 'Open Settings', 'Show Output');
+    const choice = await vscode.window.showErrorMessage(explainLaunchFailure(spec, cause, scope, situation), 'Open Settings', 'Show Output');
     if (choice === 'Open Settings') {
       await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${setting}`);
     } else if (choice === 'Show Output') {

@@ -100,9 +100,14 @@ export interface LaunchInput {
   importStrategy?: ImportStrategy;
   /** The server shipped in the extension, when it is there. */
   bundle?: Bundle;
+  /**
+   * The interpreter for the bundled server when none is configured: the one pythonDiscovery.ts found.
+   * Absent: the platform's default name (`defaultPython`).
+   */
+  defaultPython?: readonly string[];
 }
 
-/** The interpreter tried for the bundled server when no other is known: what python.org installs. */
+/** The interpreter named for the bundled server before discovery found one: what python.org installs. */
 export function defaultPython(platform: NodeJS.Platform): string[] {
   return platform === 'win32' ? ['py', '-3'] : ['python3'];
 }
@@ -111,7 +116,8 @@ export function defaultPython(platform: NodeJS.Platform): string[] {
  * Choose the server command, first match wins:
  * 1. `albedoSkills.server.path`, verbatim (after variable substitution);
  * 2. with the bundled server (importStrategy `useBundled` and a bundle present): the bundled launcher, run
- *    by `server.pythonPath`, else the Python extension's interpreter, else `python3` (`py -3` on Windows);
+ *    by `server.pythonPath`, else the Python extension's interpreter, else the one discovery found
+ *    (`input.defaultPython`; pythonDiscovery.ts), else `python3` (`py -3` on Windows);
  * 3. `albedoSkills.server.pythonPath -m albedo_skills_ls`;
  * 4. the Python extension's interpreter `-m albedo_skills_ls`;
  * 5. `albedo-skills-ls` from PATH.
@@ -132,7 +138,7 @@ export function resolveLaunch(input: LaunchInput): LaunchSpec {
     python = { parts: interpreter, source: 'python-extension' };
   }
   if (input.importStrategy === 'useBundled' && input.bundle !== undefined) {
-    const { parts, source } = python ?? { parts: defaultPython(input.platform), source: 'default-python' as const };
+    const { parts, source } = python ?? { parts: [...(input.defaultPython ?? defaultPython(input.platform))], source: 'default-python' as const };
     // -I: neither PYTHONPATH, the user's site-packages nor the working folder can shadow the bundled
     // packages; it also ignores PYTHONUTF8, hence -X utf8.
     const spec = finish(parts[0], [...parts.slice(1), '-I', '-X', 'utf8', input.bundle.launcher], env, source, input.platform);

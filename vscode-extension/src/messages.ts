@@ -4,8 +4,8 @@
  *
  * This module must not import `vscode`: `node --test` runs it directly.
  */
-import { type LaunchSpec } from './launch';
-import { MINIMUM_PYTHON } from './probe';
+import { type ImportStrategy, type LaunchSpec } from './launch';
+import { MINIMUM_PYTHON, type ProbeFailure } from './probe';
 import { SECTION } from './settings';
 
 export interface SettingInspection {
@@ -37,33 +37,54 @@ export function launchSetting(spec: LaunchSpec): 'server.path' | 'server.pythonP
   return spec.source === 'server.path' || spec.source === 'server.pythonPath' ? spec.source : 'server.importStrategy';
 }
 
+/** What the advice depends on beside the command: the strategy asked for, and whether this build has a bundle. */
+export interface LaunchSituation {
+  importStrategy: ImportStrategy;
+  bundleAvailable: boolean;
+  /** Why the probe failed; absent when the server itself failed to start after a good probe. */
+  kind?: ProbeFailure;
+}
+
 /**
  * The one notification for a server that cannot start: the cause, the setting that chose the command and
- * the scope its value came from, and what to do.
+ * the scope its value came from, and only the advice that would help in that situation (no "set
+ * importStrategy to useBundled" when it is already, or when this build has no bundled server).
  */
-export function explainLaunchFailure(spec: LaunchSpec, cause: string, scope: string): string {
+export function explainLaunchFailure(spec: LaunchSpec, cause: string, scope: string, situation: LaunchSituation): string {
   const where = scope === 'default' ? 'its default value' : `your ${scope} settings`;
+  const newer = `Python ${MINIMUM_PYTHON.join('.')} or newer`;
   const bundled = spec.python?.libs !== undefined;
+  const bundleOffer = situation.bundleAvailable && situation.importStrategy === 'fromEnvironment';
+  const useBundled = bundleOffer ? `, or set ${SECTION}.server.importStrategy to useBundled to run the server bundled with the extension` : '';
+  const noBundle = situation.importStrategy === 'useBundled' && !situation.bundleAvailable ? ' (this build of the extension has no bundled server)' : '';
+  const strategy = situation.importStrategy === 'fromEnvironment' ? ` with ${SECTION}.server.importStrategy fromEnvironment (${where})` : noBundle;
+  /** What to do about the interpreter `chosen` ("point it at", "select") names. */
+  const fixInterpreter = (chosen: string, otherwise: string) => {
+    if (!bundled && situation.kind === 'no-package') {
+      return `install albedo-skills-ls in it (\`${[spec.python?.command ?? 'python', ...(spec.python?.prefix ?? [])].join(' ')} -m pip install albedo-skills-ls\`)${useBundled}, or ${otherwise}.`;
+    }
+    if (bundled && situation.kind === 'no-package') {
+      return `the server bundled with the extension did not import: reinstall the extension, or ${otherwise}.`;
+    }
+    const package_ = bundled ? '' : ' with albedo-skills-ls installed';
+    return `${chosen} ${newer}${package_}${!bundled ? useBundled : ''}, or ${otherwise}.`;
+  };
   let advice: string;
   switch (spec.source) {
     case 'server.path':
-      advice = `The command comes from ${SECTION}.server.path (${where}): correct it, or clear it to use the server bundled with the extension.`;
+      advice = `The command comes from ${SECTION}.server.path (${where}): correct it${situation.bundleAvailable && situation.importStrategy === 'useBundled' ? ', or clear it to use the server bundled with the extension' : ''}.`;
       break;
     case 'server.pythonPath':
-      advice = bundled
-        ? `The interpreter comes from ${SECTION}.server.pythonPath (${where}): point it at Python ${MINIMUM_PYTHON.join('.')} or newer, or clear it.`
-        : `The interpreter comes from ${SECTION}.server.pythonPath (${where}) with importStrategy fromEnvironment: install albedo-skills-ls there, or set ${SECTION}.server.importStrategy to useBundled.`;
+      advice = `The interpreter comes from ${SECTION}.server.pythonPath (${where})${bundled ? '' : strategy}: ${fixInterpreter('point it at', 'clear it')}`;
       break;
     case 'python-extension':
-      advice = bundled
-        ? `The interpreter is the one selected in the Python extension: select Python ${MINIMUM_PYTHON.join('.')} or newer, or set ${SECTION}.server.pythonPath.`
-        : `The interpreter is the one selected in the Python extension, and ${SECTION}.server.importStrategy is fromEnvironment (${where}): install albedo-skills-ls there, or set it to useBundled.`;
+      advice = `The interpreter is the one selected in the Python extension${bundled ? '' : strategy}: ${fixInterpreter('select', `set ${SECTION}.server.pythonPath`)}`;
       break;
     case 'default-python':
-      advice = `No interpreter is configured, so the bundled server tried ${spec.command}: install Python ${MINIMUM_PYTHON.join('.')} or newer, or set ${SECTION}.server.pythonPath.`;
+      advice = `No interpreter is configured: install ${newer} (python.org; on macOS also Homebrew), or set ${SECTION}.server.pythonPath to one.`;
       break;
     case 'path':
-      advice = `No interpreter is configured and the bundled server is not used (${SECTION}.server.importStrategy: ${where}; or this build of the extension has none), so albedo-skills-ls was looked up on PATH: install it (pip install albedo-skills-ls), or set ${SECTION}.server.pythonPath or ${SECTION}.server.path.`;
+      advice = `No interpreter is configured${strategy}, so albedo-skills-ls was looked up on PATH: install it (pip install albedo-skills-ls)${useBundled}, or set ${SECTION}.server.pythonPath or ${SECTION}.server.path.`;
       break;
   }
   return `Albedo Skills: the language server cannot start: ${cause}. ${advice}`;

@@ -8,6 +8,8 @@
  * folder or start with `~/` (absolute paths are refused), and its defaults already hold `.agents/skills` and
  * `~/.agents/skills` (read in its workbench.js, `chat.agentSkillsLocations`).
  */
+import * as path from 'node:path';
+import { pathKey } from './catalogTree';
 
 /** The extension's own setting (never sent to the server: settings.ts). */
 export const COPILOT_LOCATIONS_SETTING = 'copilotSkillLocations';
@@ -47,4 +49,38 @@ export function withAlbedoLocations(user: Locations | undefined, effective: Loca
 export function withoutAlbedoLocations(user: Locations | undefined, defaults: Locations | undefined, added: readonly string[]): Record<string, boolean> | undefined {
   const gone = added.filter((location) => user?.[location] === true && defaults?.[location] === undefined);
   return gone.length === 0 ? undefined : Object.fromEntries(Object.entries(user ?? {}).filter(([location]) => !gone.includes(location)));
+}
+
+/** VS Code's switch for its own agent skills (default on in 1.139). */
+export const VSCODE_USE_SKILLS_KEY = 'useAgentSkills';
+
+/**
+ * Whether VS Code's own agent skills read the root `skillFile` sits in (so its chat `/` menu lists the skill
+ * itself): an enabled entry of `chat.agentSkillsLocations`, relative to a workspace folder or under `~/`.
+ * `locations` undefined: this VS Code has no such setting (1.96), so it lists none.
+ */
+export function listedByVsCode(
+  skillFile: string,
+  locations: Locations | undefined,
+  useAgentSkills: boolean,
+  place: { workspaceFolders: readonly string[]; home?: string; platform?: NodeJS.Platform },
+): boolean {
+  if (!useAgentSkills || locations === undefined) {
+    return false;
+  }
+  const paths = (place.platform ?? process.platform) === 'win32' ? path.win32 : path.posix;
+  const root = pathKey(paths.dirname(paths.dirname(skillFile)), place);
+  return Object.entries(locations).some(([location, on]) => {
+    if (on !== true) {
+      return false;
+    }
+    const candidates = location.startsWith('~/')
+      ? place.home !== undefined
+        ? [paths.join(place.home, location.slice(2))]
+        : []
+      : paths.isAbsolute(location)
+        ? []
+        : place.workspaceFolders.map((folder) => paths.join(folder, location));
+    return candidates.some((candidate) => pathKey(candidate, place) === root);
+  });
 }

@@ -32,8 +32,10 @@ export const NATIVE_SKILL_KEYS: ReadonlySet<string> = new Set([
 
 /**
  * Albedo codes whose problem VS Code 1.139.1's validator reports too, at the same place, in its words (its
- * English messages). Where its twin is shown, Albedo's copy is left out. VS Code shows the name and
- * description ones as warnings; for Albedo they make the skill invalid (docs/editors.md).
+ * English messages). Where its twin is shown at the same severity or a graver one, Albedo's copy is left out.
+ * VS Code shows some of them (a name that differs from the folder, a missing description) as warnings while
+ * for Albedo they keep the skill out of the catalog: then Albedo's error stays beside VS Code's warning, so the
+ * Problems panel and the status bar never show a problem milder than Albedo's verdict (docs/editors.md).
  */
 export const NATIVE_TWINS: Readonly<Record<string, RegExp>> = {
   'name-mismatch': /^The skill name '.*' should match the folder name '.*'\.$/s,
@@ -47,12 +49,17 @@ export interface Finding {
   code?: string;
   message: string;
   line: number;
+  /** VS Code's DiagnosticSeverity: 0 error, 1 warning, 2 information, 3 hint (lower is graver). */
+  severity: number;
 }
 
-/** Whether `ours` (an Albedo diagnostic) says what one of VS Code's findings on the same line says. */
+/**
+ * Whether `ours` (an Albedo diagnostic) says what one of VS Code's findings on the same line says, at least
+ * as gravely: only then may ours be left out.
+ */
 export function hasNativeTwin(ours: Finding, native: readonly Finding[]): boolean {
   const twin = ours.code !== undefined ? NATIVE_TWINS[ours.code] : undefined;
-  return twin !== undefined && native.some((finding) => finding.line === ours.line && twin.test(finding.message));
+  return twin !== undefined && native.some((finding) => finding.line === ours.line && finding.severity <= ours.severity && twin.test(finding.message));
 }
 
 /**

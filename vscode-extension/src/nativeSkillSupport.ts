@@ -1,7 +1,7 @@
 /**
  * Living beside VS Code's own skill support (1.139: the `skill` language, its validator, hover and key
  * completion). In a `skill` document Albedo leaves out what VS Code already shows: a diagnostic whose twin
- * VS Code's validator shows on the same line, its completion item for a key VS Code completes, and the
+ * VS Code's validator shows on the same line at the same severity or a graver one, its completion item for a key VS Code completes, and the
  * summary in its hover of a key VS Code describes. What only Albedo knows stays. Where VS Code has no skill
  * language (1.96), nothing changes. The rules are in nativeSkillRules.ts.
  *
@@ -36,7 +36,7 @@ import {
 import type { ClientSource } from './clientSource';
 
 const codeOf = (diagnostic: vscode.Diagnostic) => (typeof diagnostic.code === 'object' ? String(diagnostic.code.value) : diagnostic.code?.toString());
-const finding = (diagnostic: vscode.Diagnostic): Finding => ({ code: codeOf(diagnostic), message: diagnostic.message, line: diagnostic.range.start.line });
+const finding = (diagnostic: vscode.Diagnostic): Finding => ({ code: codeOf(diagnostic), message: diagnostic.message, line: diagnostic.range.start.line, severity: diagnostic.severity });
 /** When two Albedo diagnostics are the same finding. */
 const sameFinding = (diagnostic: vscode.Diagnostic) => JSON.stringify([codeOf(diagnostic), diagnostic.range.start.line, diagnostic.message]);
 const isSkillDocument = (uri: vscode.Uri) =>

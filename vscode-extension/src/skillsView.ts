@@ -10,6 +10,7 @@ import {
   buildTree,
   type CatalogEntry,
   nameProblem,
+  oneLine,
   type RootNode,
   type ScopeNode,
   SKILL_FILE,
@@ -50,7 +51,7 @@ function severityName(severity: vscode.DiagnosticSeverity): SkillDiagnostic['sev
 }
 
 /** Albedo's own findings on every SKILL.md, including those left out of display beside VS Code's twin. */
-function skillDiagnostics(): SkillDiagnostic[] {
+export function skillDiagnostics(): SkillDiagnostic[] {
   return nativeSkillSupport
     .albedoDiagnostics()
     .filter(([uri]) => uri.scheme === 'file' && path.basename(uri.fsPath) === SKILL_FILE)
@@ -63,6 +64,11 @@ function skillDiagnostics(): SkillDiagnostic[] {
         related: (diagnostic.relatedInformation ?? []).map((info) => info.location.uri.fsPath),
       })),
     );
+}
+
+/** The workspace folders and home the tree's paths are read against, on this platform. */
+export function treeContext(): TreeContext {
+  return { workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath), home: os.homedir(), platform: process.platform };
 }
 
 class SkillsTree implements vscode.TreeDataProvider<Item> {
@@ -79,7 +85,7 @@ class SkillsTree implements vscode.TreeDataProvider<Item> {
   }
 
   context(): TreeContext {
-    return { workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath), home: os.homedir() };
+    return treeContext();
   }
 
   schedule(): void {
@@ -142,7 +148,7 @@ class SkillsTree implements vscode.TreeDataProvider<Item> {
       return tree;
     }
     const tree = new vscode.TreeItem(item.name, vscode.TreeItemCollapsibleState.None);
-    tree.description = [skillBadge(item, this.context()), item.description].filter(Boolean).join(' — ');
+    tree.description = [skillBadge(item, this.context()), oneLine(item.description)].filter(Boolean).join(' — ');
     const markdown = new vscode.MarkdownString();
     markdown.appendMarkdown(`**${item.command ?? item.name}**\n\n`);
     if (item.description) {

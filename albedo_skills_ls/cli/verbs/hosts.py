@@ -91,11 +91,21 @@ def configure_hosts(parser: argparse.ArgumentParser) -> None:
         "goose, claude-upload",
     )
     parser.add_argument(
+        "--why",
+        metavar="SKILL",
+        default=None,
+        help="print one skill's whole story, agent by agent (verdict, name, what the model reads, why, how it "
+        "is known); SKILL is a folder name, a name an agent gives it, or the path of its SKILL.md",
+    )
+    parser.add_argument(
         "--format",
         choices=("text", "json"),
         default="text",
-        help='text: a table skill × agent, the reasons and the budgets; json: {"hosts": {ID: {"version", '
-        '"evidence", "skills": {PATH: {"loads", "name", "description_seen", "reason"}}}}} (default: text)',
+        help='text: a table skill × agent (as wide as $COLUMNS, else 100), the reasons and the budgets; json: '
+        '{"truncated": null or {"limit", "value", "first_not_walked", "more"}, "hosts": {ID: {"version", '
+        '"evidence", "skills": {PATH: {"loads": true, false or null (not known: not judged, or the agent picks '
+        'one of several copies at random), "name", "description_seen": the text its model reads ("" for the '
+        'name alone; null when it does not load), "reason"}}}}} (default: text)',
     )
 
 
@@ -125,16 +135,48 @@ def run_hosts(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(found.to_json())
         return EXIT_OK
-    from ...skills.hosts.table import text_report
+    from ...skills.hosts.table import text_report, why_report
 
     use_safe_text_output()
     if not found.files:
         print(f"no SKILL.md under any agent's skills folder in {printable(display_path(found.workspace or ''))} "
               f"or {printable(display_path(found.home))}")
         return EXIT_OK
-    for line in text_report(found, lambda path: printable(display_path(path))):
+    columns = _columns()
+    if args.why is not None:
+        chosen = _matching(found, args.why)
+        for index, path in enumerate(chosen):
+            for line in ([""] if index else []) + why_report(found, path, printable, columns):
+                print(line)
+        return EXIT_OK
+    for line in text_report(found, printable, columns):
         print(line)
     return EXIT_OK
+
+
+def _columns() -> int:
+    """The width to fit: `COLUMNS` when it is a number, else 100 (never asked of the terminal, so output piped
+    or captured reads the same)."""
+    from ...skills.hosts.table import DEFAULT_COLUMNS
+
+    try:
+        return int(os.environ.get("COLUMNS", "")) or DEFAULT_COLUMNS
+    except ValueError:
+        return DEFAULT_COLUMNS
+
+
+def _matching(found, skill: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The files `--why SKILL` names: by path, folder name, or a name an agent gives; a usage error if none."""
+    wanted = os.path.abspath(skill) if os.sep in skill else None
+    chosen = [
+        file.path for file in found.files
+        if file.path == wanted or os.path.dirname(file.path) == wanted or file.folder_name == skill
+        or any(entry.verdicts[file.path].name == skill for entry in found.hosts)
+    ]
+    if not chosen:
+        raise UsageError(f"no skill named {skill!r} under any agent's skills folder: give a folder name, a name an "
+                         "agent gives it, or the path of its SKILL.md (`albedo-skills hosts` lists them)")
+    return chosen
 
 
 def _only(found, path: str):  # type: ignore[no-untyped-def]

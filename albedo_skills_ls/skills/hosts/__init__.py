@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from .model import HostModel
 from .verdicts import FactsCache, HostReport, host_report, root_paths
-from .walker import Found, walk
+from .walker import Cut, Found, walk
 
 # host id -> module, in the order tables list them
 _MODULES = {
@@ -49,10 +49,11 @@ class Report(NamedTuple):
     home: str
     files: tuple[Found, ...]
     hosts: tuple[HostReport, ...]
-    truncated: str | None  # why the walk stopped early, or None
+    truncated: Cut | None  # where a bound of the walk cut it, or None
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "truncated": None if self.truncated is None else self.truncated.to_json(),
             "hosts": {
                 entry.host.id: {
                     "version": entry.host.version,
@@ -71,7 +72,7 @@ class Walked(NamedTuple):
     workspace: str | None
     home: str
     files: tuple[Found, ...]  # in path order
-    truncated: str | None
+    truncated: Cut | None
     facts: FactsCache
 
 

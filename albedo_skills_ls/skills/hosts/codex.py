@@ -1,4 +1,4 @@
-"""Codex CLI (`@openai/codex` 0.171.0), run here; budget and name rule from its source."""
+"""Codex CLI run here (the version and day: `evidence` below); budget and name rule from its source."""
 
 from __future__ import annotations
 
@@ -7,14 +7,23 @@ import os
 import stat
 
 from .. import limits
-from .common import collapse, cut, loaded
+from .common import collapse, cut, libyaml_words, loaded
 from .facts import SkillFacts
 from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
+from .values import as_written, kind, yaml_fields
 
 LABEL = "Codex CLI"
-MAX_DESCRIPTION = 1024  # cut in the prompt (run); `skills/list` keeps the whole text
+MAX_DESCRIPTION = 1024  # characters, "..." included, in the prompt (run); `skills/list` keeps the whole text
+ELLIPSIS = "..."
 MAX_NAME = 64  # after whitespace collapse (source, loader.rs)
 PLUGIN_MANIFEST = (".codex-plugin", "plugin.json")
+CATALOG_CHARS = 40_000  # run: the cut lengths at 100 and 300 skills fit 40,000 and not 40,100
+# Codex writes its system skills (in $CODEX_HOME/skills/.system) into the same list: their names, the length of
+# their descriptions in 0.171.0 (run) and their file, for the budget only (the text itself is not needed).
+SYSTEM_SKILLS = tuple(
+    (name, "x" * length, f"{name}/SKILL.md")
+    for name, length in (("imagegen", 570), ("openai-docs", 624), ("skill-creator", 106), ("skill-installer", 225))
+)
 _ROOT_PARENTS = (".agents", ".codex")  # a folder `skills` inside one of these is a Codex root
 
 
@@ -63,28 +72,48 @@ def _manifest_name(manifest: str) -> str | None:
     return name if isinstance(name, str) and name else None
 
 
+def _invalid(facts: SkillFacts) -> str:
+    """Codex's refusal of a frontmatter serde_yaml does not parse (run: the first error, with its place)."""
+    problem = facts.yaml_problem
+    assert problem is not None
+    if problem.problem.startswith("found duplicate key"):
+        key = problem.problem.split('"')[1] if '"' in problem.problem else "?"
+        return f"invalid YAML: duplicate field `{key}`"
+    return f"invalid YAML: {libyaml_words(problem.problem)} at line {problem.line} column {problem.column}"
+
+
 def judge(facts: SkillFacts) -> Verdict:
     if not facts.opens_after_trim or not facts.has_frontmatter:
         return Verdict(SKIPPED, reason="missing YAML frontmatter delimited by ---")
-    # Codex retries a failed parse with the values that hold `: ` quoted: the run loaded such a skill with
-    # its description intact, which is what the line reading gives.
-    description = collapse(facts.lenient("description") or "")
+    # Codex retries a parse that fails on an unquoted `: ` with such values quoted (run: the description
+    # loads intact); when the retry fails too, the first error is the one it gives.
+    fields = yaml_fields(facts, retry=True)
+    if fields is None:
+        return Verdict(SKIPPED, reason=_invalid(facts))
+    for key in ("name", "description"):
+        if kind(fields, key) in ("sequence", "mapping"):
+            return Verdict(SKIPPED, reason=f"invalid YAML: {key}: invalid type: "
+                           f"{'sequence' if kind(fields, key) == 'sequence' else 'map'}, expected a string")
+    # serde_yaml reads a number, a boolean or a date into a String as written; null is no value (run).
+    description = collapse(as_written(facts, fields, "description") or "")
     if not description:
         return Verdict(SKIPPED, reason="missing field `description`")
-    name = collapse(facts.lenient("name") or "") or facts.folder_name
+    name = collapse(as_written(facts, fields, "name") or "") or facts.folder_name
     if len(name) > MAX_NAME:
         return Verdict(SKIPPED, reason=f"invalid name: exceeds maximum length of {MAX_NAME} characters")
     plugin = plugin_name(facts.path)
     if plugin is not None:
         name = f"{plugin}:{name}"
-    shown, cut_note = cut(description, MAX_DESCRIPTION, " in the prompt")
-    return loaded(name, shown + "..." if cut_note else shown, [cut_note])
+    # Over 1,024 characters: cut to 1,021 and "..." (run: 1,024 characters in the prompt in all)
+    _shown, cut_note = cut(description, MAX_DESCRIPTION, " in the prompt")
+    shown = description[: MAX_DESCRIPTION - len(ELLIPSIS)] + ELLIPSIS if cut_note else description
+    return loaded(name, shown, [cut_note])
 
 
 MODEL = HostModel(
     id="codex",
     label=LABEL,
-    evidence=run_here(LABEL, "0.171.0", "@openai/codex"),
+    evidence=run_here(LABEL, "0.171.0", "@openai/codex", "2026-12-01"),
     roots=(
         ("workspace", ".agents/skills"),
         ("workspace", ".codex/skills"),
@@ -94,12 +123,15 @@ MODEL = HostModel(
     walk=Walk(max_levels=6, root_file=True, file_links=False, dot_folders=False),
     duplicates=Duplicates("all", evidence="run: both copies loaded and both in the prompt"),
     budget=Budget(
-        8_000,
+        CATALOG_CHARS,
         MAX_DESCRIPTION,
         "chars",
         "shorten",
-        "2% of the context window, else 8,000 characters; 8,000 here, as the window is not known "
-        "(source: render.rs at 0899b7c4)",
+        f"{CATALOG_CHARS:,} characters of `- name: description (file: …)` lines, its own 4 system skills "
+        "included; past it every description is cut to one length (measured here with the default model at "
+        "10, 100 and 300 skills; the source says 2% of the context window)",
+        line=lambda name, text, where: f"- {name}: {text} (file: r1/{where})",
+        builtin=SYSTEM_SKILLS,
     ),
     rules=(
         Rule("reads .agents/skills and .codex/skills (workspace and home), never .claude/skills", "run"),
@@ -108,8 +140,14 @@ MODEL = HostModel(
         Rule("folders whose name starts with `.` are skipped", "source (loader.rs at c9d127cf)"),
         Rule("no frontmatter: \"missing YAML frontmatter delimited by ---\"", "run"),
         Rule("no description: \"missing field `description`\"", "run"),
-        Rule("unquoted `: ` in a value loads (the parse is retried with it quoted)", "run"),
-        Rule("a description over 1,024 characters loads, cut to 1,024 in the prompt", "run"),
+        Rule("unquoted `: ` in a value loads (the parse is retried with such values quoted); when the retry "
+             "fails too, the first error refuses the file", "run"),
+        Rule("YAML that does not parse (a tab as indentation, a key given twice) is refused: \"invalid YAML: "
+             "...\"", "run"),
+        Rule("a number, boolean or date as name or description is read as written; a list or mapping is "
+             "refused (\"invalid type\"); a null or empty description is \"missing field\"; a null name is the "
+             "folder's", "run"),
+        Rule("a description over 1,024 characters loads, cut to 1,021 and \"...\" in the prompt", "run"),
         Rule("no name: the folder's name; a name over 64 characters is refused", "run (folder); source (64)"),
         Rule("one name twice: both copies are kept and shown to the model", "run"),
         Rule("a skill below a folder holding `.codex-plugin/plugin.json` is named `<plugin>:<name>`", "run"),

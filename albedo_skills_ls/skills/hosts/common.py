@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .facts import SkillFacts
-from .model import LOADS, SKIPPED, WARNS, Verdict
+from .model import LOADS, UNKNOWN, WARNS, Verdict
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -21,7 +21,7 @@ def strip_tags(text: str) -> str:
     return _TAG.sub("", text)
 
 
-def unreadable(facts: SkillFacts, label: str) -> Verdict | None:
+def unreadable(facts: SkillFacts) -> Verdict | None:
     """The verdict on a file albedo-skills did not read (past its size bound, not UTF-8, a FIFO), or None.
 
     No agent was run on such files (beyond a 124,904-byte one, which every agent loaded), so the reason
@@ -30,9 +30,8 @@ def unreadable(facts: SkillFacts, label: str) -> Verdict | None:
     if facts.unreadable is None:
         return None
     return Verdict(
-        SKIPPED,
-        reason=f"not judged: albedo-skills did not read the file ({facts.unreadable}), so whether "
-        f"{label} loads it is not known; fix what albedo-skills says and ask again",
+        UNKNOWN,
+        reason=f"not judged: albedo-skills did not read the file ({facts.unreadable}); fix that and ask again",
     )
 
 
@@ -60,3 +59,19 @@ def loaded(name: str, description: str | None, notes: list[str | None]) -> Verdi
 
 def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
+
+
+def utf16_length(text: str) -> int:
+    """Length in UTF-16 code units, as JavaScript counts a string (a character outside the BMP is two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def utf16_prefix(text: str, units: int) -> str:
+    """The longest start of `text` of at most `units` UTF-16 code units, never half a surrogate pair."""
+    taken, count = [], 0
+    for char in text:
+        count += 2 if ord(char) > 0xFFFF else 1
+        if count > units:
+            break
+        taken.append(char)
+    return "".join(taken)

@@ -1,13 +1,20 @@
-"""GitHub Copilot CLI (`@github/copilot` 1.0.102), run here with COPILOT_OFFLINE=true."""
+"""GitHub Copilot CLI run here (the version and day: `evidence` below) with COPILOT_OFFLINE=true."""
 
 from __future__ import annotations
 
-from .common import libyaml_words
+import re
+
+from .common import libyaml_words, utf16_length
 from .facts import SkillFacts, without_bom
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
+from .values import as_written, kind
 
 LABEL = "Copilot CLI"
-MAX_DESCRIPTION = 1024
+MAX_DESCRIPTION = 1024  # UTF-16 code units (run: 1,024 characters with astral ones in them are refused)
+MAX_NAME = 64  # UTF-16 code units (run)
+NAME_RULE = ("Skill name must start with an ASCII letter or number and contain only ASCII letters (a-z, A-Z), "
+             "numbers, hyphens, underscores, dots, colons, and spaces")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.: -]*")
 
 
 def judge(facts: SkillFacts) -> Verdict:
@@ -21,25 +28,41 @@ def judge(facts: SkillFacts) -> Verdict:
             SKIPPED,
             reason=f"failed to parse YAML frontmatter: {said} at line {refused.line} column {refused.column}",
         )
-    name = facts.string("name")
-    if name is not None and (not name.strip() or not name.isascii()):
-        return Verdict(SKIPPED, reason="the name is empty or not ASCII, which Copilot CLI refuses (changelog 1.0.70)")
+    fields = facts.fields
+    # A YAML 1.2 reader: a date is text; anything else that is not a string is refused (run).
+    for key in ("name", "description"):
+        if kind(fields, key) not in ("absent", "string", "date"):
+            return Verdict(SKIPPED, reason=f"Skill {key} must be a string")
+    # Both are trimmed first (run: a folded `>` name, which ends in a line break, loads).
+    name = _trimmed(as_written(facts, fields, "name"))
+    if name is not None:
+        if utf16_length(name) > MAX_NAME:
+            return Verdict(SKIPPED, reason=f"Skill name must be at most {MAX_NAME} characters")
+        if not _NAME.fullmatch(name):
+            return Verdict(SKIPPED, reason=NAME_RULE)
+        name = name.replace(" ", "-")  # run: `a b` is listed as `a-b`
     name = name or facts.folder_name
-    description = facts.string("description")
-    if description is not None and len(description) > MAX_DESCRIPTION:
+    description = _trimmed(as_written(facts, fields, "description"))
+    if description is not None and utf16_length(description) > MAX_DESCRIPTION:
         return Verdict(SKIPPED, reason=f"Skill description must be at most {MAX_DESCRIPTION} characters")
-    if not description:
+    if description is None:
         made_up = facts.first_text_line() or ""
         return Verdict(
             WARNS, name, made_up, f"no description: {LABEL} uses the body's first line (\"{made_up}\")"
         )
+    if not description:
+        return Verdict(WARNS, name, "", f"an empty description: {LABEL} lists it by name alone")
     return Verdict(LOADS, name, description)
+
+
+def _trimmed(text: str | None) -> str | None:
+    return None if text is None else text.strip()
 
 
 MODEL = HostModel(
     id="copilot-cli",
     label=LABEL,
-    evidence=run_here(LABEL, "1.0.102", "@github/copilot"),
+    evidence=run_here(LABEL, "1.0.102", "@github/copilot", "2026-12-01"),
     roots=(
         ("workspace", ".github/skills"),
         ("workspace", ".agents/skills"),
@@ -57,10 +80,14 @@ MODEL = HostModel(
              "run (the root case; below any skill folder: inferred)"),
         Rule("folders whose name starts with `.` below a root are not walked", "run"),
         Rule("YAML that does not parse is refused with its line and column", "run"),
-        Rule("a description over 1,024 characters is refused", "run"),
+        Rule("a description over 1,024 UTF-16 units is refused (a character outside the BMP counts two)", "run"),
+        Rule("a name or description that is not text (null, empty, a number, boolean, list or mapping) is "
+             "refused: \"Skill name/description must be a string\"; a date is read as text", "run"),
+        Rule("a name over 64 characters, or with characters other than ASCII letters, digits, `-_.:` and "
+             "spaces, is refused; each space becomes `-` (`a b` is listed as `a-b`)", "run"),
+        Rule("an empty description (`\"\"`) loads, listed by name alone", "run"),
         Rule("a byte-order mark before `---` is dropped: the file loads with its frontmatter", "run"),
         Rule("no name: the folder's; no description: the body's first line", "run"),
-        Rule("an empty or non-ASCII name is refused", "changelog 1.0.70"),
         Rule("one name twice: the workspace copy wins silently", "run"),
     ),
     judge=judge,

@@ -116,19 +116,28 @@ def _from_text(path: str, folder: str, size: int, text: str) -> SkillFacts:
         if closing is not None:
             frontmatter = "\n".join(lines[1:closing])
             body = "\n".join(lines[closing + 1 :])
-    fields, problem_found = _parse_yaml(frontmatter) if frontmatter is not None else (None, None)
-    line_fields = _line_fields(frontmatter) if frontmatter is not None else {}
+    # Parsed with the line break that ends its last line, as the agents' readers get it: a block scalar
+    # there keeps its final newline (run: OpenCode's name `s1 2\n` from a folded `>` value).
+    fields, problem_found = parse_yaml(frontmatter + "\n") if frontmatter is not None else (None, None)
+    read_lines = line_fields(frontmatter) if frontmatter is not None else {}
     return SkillFacts(
         path, folder, size, None, bom, opens_at_0, first == DELIMITER, frontmatter, body,
-        fields, problem_found, line_fields,
+        fields, problem_found, read_lines,
     )
+
+
+def with_frontmatter(facts: SkillFacts, text: str) -> SkillFacts:
+    """The facts read as if `text` were the frontmatter (an agent that takes the rest of a file whose `---`
+    is never closed as its frontmatter)."""
+    fields, problem = parse_yaml(text)
+    return facts._replace(frontmatter=text, body="", fields=fields, yaml_problem=problem, line_fields=line_fields(text))
 
 
 def _unreadable(path: str, folder: str, why: str) -> SkillFacts:
     return SkillFacts(path, folder, 0, why, False, False, False, None, "", None, None, {})
 
 
-def _parse_yaml(text: str) -> tuple[dict[str, Any] | None, YamlProblem | None]:
+def parse_yaml(text: str) -> tuple[dict[str, Any] | None, YamlProblem | None]:
     """A standard (core schema) parse, as the agents' libraries do it: libyaml through ruamel.yaml.clibz (the
     parser of Copilot CLI's wording and of serde_yaml), else ruamel.yaml's pure-Python one."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -197,7 +206,7 @@ def _check_nesting(loader: Any) -> None:
         loader.dispose()
 
 
-def _line_fields(text: str) -> dict[str, str]:
+def line_fields(text: str) -> dict[str, str]:
     """`name:` and `description:` read line by line, an indented line continuing the one before: the
     simple parser Gemini CLI falls back to when its YAML parse fails."""
     found: dict[str, str] = {}

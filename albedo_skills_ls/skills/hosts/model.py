@@ -15,12 +15,15 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from .walker import Found
 
 Base = Literal["workspace", "home"]
-Status = Literal["loads", "warns", "skipped", "not-seen"]
+Status = Literal["loads", "warns", "skipped", "not-seen", "unknown"]
 
 LOADS: Status = "loads"
 WARNS: Status = "warns"  # loads, with something the user should know (a warning, a cut, a made-up description)
 SKIPPED: Status = "skipped"
 NOT_SEEN: Status = "not-seen"
+# Not known: albedo-skills did not judge the file (not UTF-8, past the size bound, unreadable), or the agent
+# picks one of several copies of a name and which one changes from run to run. The JSON says `loads: null`.
+UNKNOWN: Status = "unknown"
 
 # How a reason starts when the agent's choice among copies of one name changes from run to run.
 NOT_DETERMINISTIC = "not deterministic"
@@ -32,13 +35,17 @@ class Evidence(NamedTuple):
     version: str
     how: str  # "run here with Codex CLI 0.171.0 ...", "from Zed's source (... at 1597378f), not run"
     short: str  # the same in a few words, for a diagnostic's message: "run here", "from its source, not run"
+    package: str = ""  # the npm package that was run (scripts/hosts_conformance installs it at `version`)
 
     def __str__(self) -> str:
         return self.how
 
 
-def run_here(agent: str, version: str, package: str) -> Evidence:
-    return Evidence(version, f"run here with {agent} {version} (npm {package}), offline, on 2026-12-01", "run here")
+def run_here(agent: str, version: str, package: str, on: str) -> Evidence:
+    """An agent run offline by scripts/hosts_conformance at `version`, the day `on`. This call is the one place
+    a version is pinned: the conformance step installs `package@version` from it, so moving to a new release
+    is this one line and a rerun of the conformance batches."""
+    return Evidence(version, f"run here with {agent} {version} (npm {package}), offline, on {on}", "run here", package)
 
 
 def read_in_source(agent: str, version: str, where: str) -> Evidence:
@@ -86,13 +93,17 @@ class Budget(NamedTuple):
     unit: Literal["chars", "bytes"]
     overflow: Literal["shorten", "names-only", "drop"]  # what the agent does past `total`
     figure: str  # the figure as the docs and hover say it, with its evidence
+    # (name, description, path below its root) -> the line the agent writes its model for one skill; when set,
+    # the budget counts those lines, newlines included (`budget.py`)
+    line: Callable[[str, str, str], str] | None = None
+    builtin: tuple[tuple[str, str, str], ...] = ()  # the agent's own skills in the same list (name, text, path)
 
 
 class Verdict(NamedTuple):
     """One agent's verdict on one file."""
 
     status: Status
-    name: str | None = None  # the name (command) the agent gives it, when it loads
+    name: str | None = None  # the name (command) the agent gives it, when it loads (or would, when unknown)
     description_seen: str | None = None  # what the model is shown, when it loads
     reason: str | None = None  # why it is skipped, not seen, or what the warning says; None: loads cleanly
 
@@ -102,7 +113,7 @@ class Verdict(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "loads": self.loads,
+            "loads": None if self.status == UNKNOWN else self.loads,
             "name": self.name,
             "description_seen": self.description_seen,
             "reason": self.reason,

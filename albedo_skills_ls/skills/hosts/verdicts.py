@@ -10,25 +10,11 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
+from .budget import BudgetUse, spend_lines
 from .common import unreadable
 from .facts import SkillFacts, read_facts
-from .model import NOT_DETERMINISTIC, NOT_SEEN, SKIPPED, WARNS, HostModel, Verdict
+from .model import NOT_DETERMINISTIC, NOT_SEEN, SKIPPED, UNKNOWN, WARNS, HostModel, Verdict
 from .walker import SKILL_FILE, Found
-
-
-class BudgetUse(NamedTuple):
-    """How much of an agent's catalog budget the loaded skills use, and what it cuts."""
-
-    used: int
-    total: int | None
-    unit: str
-    figure: str
-    cut: tuple[str, ...]  # paths whose description the budget shortens or drops
-    left_out: tuple[str, ...]  # paths the budget leaves out of the model's list
-
-    @property
-    def over(self) -> bool:
-        return self.total is not None and self.used > self.total
 
 
 class HostReport(NamedTuple):
@@ -74,7 +60,8 @@ def host_report(
     verdicts = {found.path: _walk_verdict(host, found, roots, holders, facts_of) for found in files}
     if not host.every_file:  # a validator judges each folder on its own
         _settle_duplicates(host, files, roots, verdicts)
-    budget = _spend_budget(host, files, verdicts)
+    budget = (spend_lines(host, files, roots, verdicts) if host.budget is not None and host.budget.line is not None
+              else _spend_budget(host, files, verdicts))
     return HostReport(host, verdicts, budget)
 
 
@@ -138,7 +125,7 @@ def _walk_verdict(
 def _read_and_judged(host: HostModel, facts: SkillFacts) -> Verdict:
     """What albedo-skills could not read is not judged for any agent (`common.unreadable`); the rest is the
     agent's own `judge`, which therefore always sees a file's text."""
-    not_read = unreadable(facts, host.label)
+    not_read = unreadable(facts)
     return not_read if not_read is not None else host.judge(facts)
 
 
@@ -191,17 +178,18 @@ def _settle_duplicates(host: HostModel, files: tuple[Found, ...], roots: list[st
                 said = policy.message.format(name=name, winner=winner, loser=found.path) if policy.message else (
                     f"skipped silently: `{name}` is also at {winner}, which {host.label} reads first"
                 )
-                verdicts[found.path] = Verdict(SKIPPED, reason=f"{said}; rename one of them")
+                verdicts[found.path] = Verdict(SKIPPED, reason=f"{said.rstrip('.')}; rename one of them")
 
 
 def _unstable(host: HostModel, name: str, copies: list[Found], verdicts: dict[str, Verdict]) -> None:
-    others = ", ".join(found.path for found in copies)
+    """Each copy may or may not be the one loaded: not known (`loads: null`), the name it would have kept."""
     for found in copies:
+        others = ", ".join(other.path for other in copies if other.path != found.path)
         verdicts[found.path] = _with_note(
             verdicts[found.path],
-            f"{NOT_DETERMINISTIC}: {host.label} loads one of {len(copies)} copies of `{name}` ({others}) and "
-            "which one changes from run to run; rename one of them",
-        )
+            f"{NOT_DETERMINISTIC}: {host.label} loads one of the {len(copies)} copies of `{name}` (also {others}) "
+            "and which one changes from run to run; rename one of them",
+        )._replace(status=UNKNOWN)
 
 
 def _with_note(verdict: Verdict, note: str) -> Verdict:

@@ -17,7 +17,7 @@ def judge(facts: SkillFacts) -> Verdict:
     folder = facts.folder_name
     notes = []
     written = facts.lenient("name")  # VS Code's own YAML reader; its handling of `: ` is not verified
-    if written is not None and strip_tags(written)[:MAX_NAME] != folder:
+    if written and strip_tags(written)[:MAX_NAME] != folder:
         notes.append(f"the name `{written}` differs from the folder: VS Code uses the folder's name `{folder}`")
     description = facts.lenient("description")
     if not description:

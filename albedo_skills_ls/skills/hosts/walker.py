@@ -4,7 +4,7 @@ Every root of every agent (workspace and home) is walked once, depth first, sort
 reached through links as the agents reach them, and a file keeps the path it has as seen from its root (a
 linked folder keeps its link path), because that is the path the agents print. The walk only descends from a
 root: it never climbs to a parent, never re-enters a folder it is already inside (a link loop), and stops at
-the bounds of `limits` (levels, entries, files), saying so in `Walk.truncated`.
+the bounds of `limits` (levels, entries, files), saying so in `WalkResult.truncated` (a `Cut`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,35 @@ from .. import limits
 from ..paths import child
 
 SKILL_FILE = "SKILL.md"
-_STOPPED = "the walk stopped"  # how the note of a bound that ends the whole walk starts (the depth bound does not)
+
+
+class Cut(NamedTuple):
+    """Where a bound of `limits` cut the walk: which bound (its name in `limits`), its value, the first path
+    not walked (a file past the file bound; the folder whose listing ran past the entry bound; a folder past
+    the depth bound), and how many more places the depth bound cut (the other two end the whole walk)."""
+
+    limit: str  # "MAX_HOST_SKILL_FILES", "MAX_HOST_WALK_ENTRIES" or "MAX_HOST_WALK_DEPTH"
+    value: int
+    first_not_walked: str
+    more: int = 0
+
+    @property
+    def ends_walk(self) -> bool:
+        return self.limit != "MAX_HOST_WALK_DEPTH"
+
+    def sentence(self, shown=lambda path: path) -> str:  # type: ignore[no-untyped-def]
+        """The cut said in words, `shown` turning a path into what the reader sees."""
+        where = shown(self.first_not_walked)
+        said = {
+            "MAX_HOST_SKILL_FILES": f"the walk stopped after {self.value:,} skill files, at {where}",
+            "MAX_HOST_WALK_ENTRIES": f"the walk stopped after {self.value:,} entries, in {where}",
+            "MAX_HOST_WALK_DEPTH": f"the walk stops {self.value} levels below a root, at {where}",
+        }[self.limit]
+        return said if not self.more else f"{said} (and {self.more} more)"
+
+    def to_json(self) -> dict[str, object]:
+        return {"limit": self.limit, "value": self.value, "first_not_walked": self.first_not_walked,
+                "more": self.more}
 
 
 class Found(NamedTuple):
@@ -43,7 +71,7 @@ class Found(NamedTuple):
 class WalkResult(NamedTuple):
     files: tuple[Found, ...]
     existing_roots: frozenset[str]
-    truncated: str | None  # why the walk stopped early, or None
+    truncated: Cut | None  # where a bound cut the walk, or None
 
 
 def walk(roots: Iterable[str]) -> WalkResult:
@@ -51,7 +79,7 @@ def walk(roots: Iterable[str]) -> WalkResult:
     found: list[Found] = []
     existing: set[str] = set()
     budget = [limits.MAX_HOST_WALK_ENTRIES]
-    truncated: list[str] = []
+    truncated: list[Cut] = []
     for root in sorted(set(roots)):
         if not os.path.isdir(root):
             continue
@@ -62,13 +90,12 @@ def walk(roots: Iterable[str]) -> WalkResult:
     return WalkResult(tuple(found), frozenset(existing), _summary(truncated))
 
 
-def _summary(notes: list[str]) -> str | None:
-    """The note that ended the walk, else the first place the depth bound cut, and how many more there were."""
+def _summary(notes: list[Cut]) -> Cut | None:
+    """The cut that ended the walk, else the first place the depth bound cut, with how many more there were."""
     if not notes:
         return None
     first = notes[-1] if _stopped(notes) else notes[0]
-    more = len(notes) - 1
-    return first if more == 0 else f"{first} (and {more} more)"
+    return first._replace(more=len(notes) - 1)
 
 
 def _walk_folder(
@@ -79,14 +106,14 @@ def _walk_folder(
     inside: tuple[str, ...],
     found: list[Found],
     budget: list[int],
-    truncated: list[str],
+    truncated: list[Cut],
 ) -> None:
     try:
         with os.scandir(folder) as scan:
             entries = []
             for entry in scan:
                 if budget[0] == 0:
-                    truncated.append(f"{_STOPPED} after {limits.MAX_HOST_WALK_ENTRIES:,} entries, in {folder}")
+                    truncated.append(Cut("MAX_HOST_WALK_ENTRIES", limits.MAX_HOST_WALK_ENTRIES, folder))
                     return
                 budget[0] -= 1
                 entries.append(entry)
@@ -102,7 +129,7 @@ def _walk_folder(
             continue
         if is_file and entry.name.lower() == SKILL_FILE.lower():
             if len(found) == limits.MAX_HOST_SKILL_FILES:
-                truncated.append(f"{_STOPPED} after {limits.MAX_HOST_SKILL_FILES} skill files, at {path}")
+                truncated.append(Cut("MAX_HOST_SKILL_FILES", limits.MAX_HOST_SKILL_FILES, path))
                 return
             try:
                 info = os.lstat(path)
@@ -114,7 +141,7 @@ def _walk_folder(
         if not is_dir:
             continue
         if len(parts) + 1 > limits.MAX_HOST_WALK_DEPTH:
-            truncated.append(f"the walk stops {limits.MAX_HOST_WALK_DEPTH} levels below a root, at {path}")
+            truncated.append(Cut("MAX_HOST_WALK_DEPTH", limits.MAX_HOST_WALK_DEPTH, path))
             continue
         real = os.path.realpath(path)
         if real in inside:  # a link back to a folder the walk is already in
@@ -125,5 +152,5 @@ def _walk_folder(
 
 
 
-def _stopped(notes: list[str]) -> bool:
-    return bool(notes) and notes[-1].startswith(_STOPPED)
+def _stopped(notes: list[Cut]) -> bool:
+    return bool(notes) and notes[-1].ends_walk

@@ -6,10 +6,13 @@
  */
 import * as vscode from 'vscode';
 import type { Timers } from '../restarts';
+import { buildTree, refusedSkills } from '../catalogTree';
 import type { ClientSource } from '../clientSource';
+import { listedByVsCode, type Locations, VSCODE_LOCATIONS_KEY, VSCODE_LOCATIONS_SECTION, VSCODE_USE_SKILLS_KEY } from '../nativeSkillLocations';
+import { skillDiagnostics, treeContext } from '../skillsView';
 import { chatFolder } from './participant';
 import { catalogOf } from './serverCalls';
-import { menuItems, menuPlace } from './slashMenu';
+import { type MenuContext, menuItems, menuPlace } from './slashMenu';
 
 /** The scheme of the chat input's document (VS Code 1.139). */
 export const CHAT_INPUT_SCHEME = 'chatSessionInput';
@@ -31,18 +34,28 @@ class ChatInputSkills implements vscode.CompletionItemProvider {
       return [];
     }
     const range = new vscode.Range(document.positionAt(place.start), position);
-    return menuItems(entries, place).map((item) => {
-      const completion = new vscode.CompletionItem({ label: item.command, description: item.tag }, vscode.CompletionItemKind.Function);
+    return menuItems(entries, place, menuContext(entries)).map((item) => {
+      const completion = new vscode.CompletionItem({ label: item.command, description: item.description }, item.refused ? vscode.CompletionItemKind.Issue : vscode.CompletionItemKind.Function);
       completion.insertText = item.insertText;
       completion.filterText = item.command;
       completion.range = range;
-      completion.detail = item.description;
-      completion.documentation = new vscode.MarkdownString(
-        `Sends the activation of the skill \`${item.command.slice(1)}\` through \`@albedo\`${item.path !== undefined ? ` (from \`${item.path}\`)` : ''}.`,
-      );
+      completion.detail = item.detail;
+      completion.documentation = new vscode.MarkdownString(`${item.detail}${item.path !== undefined ? ` (\`${item.path}\`)` : ''}.`);
       return completion;
     });
   }
+}
+
+/** What VS Code's own menu lists (its skill locations) and which skills Albedo refuses, read now. */
+function menuContext(entries: Parameters<typeof buildTree>[0]): MenuContext {
+  const chat = vscode.workspace.getConfiguration(VSCODE_LOCATIONS_SECTION);
+  const locations = chat.get<Locations>(VSCODE_LOCATIONS_KEY);
+  const useSkills = chat.get<boolean>(VSCODE_USE_SKILLS_KEY) !== false;
+  const place = treeContext();
+  return {
+    listedByVsCode: (file) => listedByVsCode(file, locations, useSkills, place),
+    refused: refusedSkills(buildTree(entries, skillDiagnostics(), place)),
+  };
 }
 
 export function registerInputCompletion(server: ClientSource, timers: Timers): vscode.Disposable {

@@ -5,17 +5,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  type Bundle,
   describeLaunch,
   findBundle,
-  type LaunchInput,
   type PythonLaunch,
   readImportStrategy,
   resolveLaunch,
   SERVER_MODULE,
   SERVER_SCRIPT,
 } from '../launch';
-import { explainLaunchFailure, launchSetting, settingScope } from '../messages';
+import { settingScope } from '../messages';
 import {
   commandExists,
   MINIMUM_PYTHON,
@@ -26,19 +24,8 @@ import {
 } from '../probe';
 import { CRASH_RESTART_FIRST_MS, CRASH_RESTART_MAX_MS, crashRestartDelay } from '../restarts';
 import { initializationOptionsAsWritten } from '../settings';
+import { bundle, input } from './launchInputs';
 
-const bundle: Bundle = { launcher: '/ext/bundled/tool/launch.py', libs: '/ext/bundled/libs' };
-const input = (overrides: Partial<LaunchInput> = {}): LaunchInput => ({
-  serverPath: [],
-  pythonPath: '',
-  platform: 'linux',
-  env: { PATH: '/usr/bin' },
-  workspaceFolder: '/work/project',
-  home: '/home/ada',
-  importStrategy: 'useBundled',
-  bundle,
-  ...overrides,
-});
 const BUNDLED_ARGS = ['-I', '-X', 'utf8', bundle.launcher];
 
 describe('resolveLaunch with the bundled server', () => {
@@ -137,7 +124,7 @@ describe('the interpreter probe', () => {
     assert.deepEqual(MINIMUM_PYTHON, [3, 11]);
     for (const version of ['3.10.12', '2.7.18']) {
       const outcome = parseProbe({ stdout: `python ${version} /usr/bin/python3\n`, stderr: '' }, bundled);
-      assert.deepEqual(outcome, { ok: false, cause: `\`python3\` is Python ${version}; the server needs Python 3.11 or newer` });
+      assert.deepEqual(outcome, { ok: false, cause: `\`python3\` is Python ${version}; the server needs Python 3.11 or newer`, kind: 'too-old' });
     }
   });
 
@@ -146,6 +133,7 @@ describe('the interpreter probe', () => {
     assert.deepEqual(parseProbe({ stdout: missing, stderr: '' }, environment), {
       ok: false,
       cause: "`conda run -n x python` (Python 3.12.1) cannot import albedo_skills_ls: ModuleNotFoundError: No module named 'albedo_skills_ls'",
+      kind: 'no-package',
     });
     const broken = parseProbe({ stdout: missing, stderr: '' }, bundled);
     assert.match(broken.ok ? '' : broken.cause, /cannot import the server bundled with the extension \(\/ext\/bundled\/libs\)/);
@@ -196,23 +184,6 @@ describe('explaining a failed start', () => {
     assert.equal(settingScope(undefined, undefined), 'default');
   });
 
-  it('says the cause, the setting and its scope, for each way the command was chosen', () => {
-    const cause = '`/usr/bin/python3` (Python 3.12.1) cannot import albedo_skills_ls: No module named x';
-    const pythonPath = resolveLaunch(input({ pythonPath: '/usr/bin/python3', importStrategy: 'fromEnvironment' }));
-    assert.equal(launchSetting(pythonPath), 'server.pythonPath');
-    assert.equal(
-      explainLaunchFailure(pythonPath, cause, 'Remote [ssh-remote]'),
-      `Albedo Skills: the language server cannot start: ${cause}. The interpreter comes from albedoSkills.server.pythonPath (your Remote [ssh-remote] settings) with importStrategy fromEnvironment: install albedo-skills-ls there, or set albedoSkills.server.importStrategy to useBundled.`,
-    );
-    const bundledDefault = resolveLaunch(input());
-    assert.equal(launchSetting(bundledDefault), 'server.importStrategy');
-    assert.match(explainLaunchFailure(bundledDefault, '`python3` was not found', 'default'), /bundled server tried python3: install Python 3\.11 or newer, or set albedoSkills\.server\.pythonPath/);
-    const serverPath = resolveLaunch(input({ serverPath: ['/opt/ls'] }));
-    assert.equal(launchSetting(serverPath), 'server.path');
-    assert.match(explainLaunchFailure(serverPath, 'spawn ENOENT', 'User'), /from albedoSkills\.server\.path \(your User settings\)/);
-    const onPath = resolveLaunch(input({ importStrategy: 'fromEnvironment' }));
-    assert.match(explainLaunchFailure(onPath, 'spawn albedo-skills-ls ENOENT', 'User'), /ENOENT.*pip install albedo-skills-ls/);
-  });
 });
 
 describe('crash restarts', () => {

@@ -11,12 +11,16 @@ import {
   MAX_NAME_CHARS,
   NAME_PATTERN,
   nameProblem,
+  oneLine,
+  pathKey,
+  type SkillDiagnostic,
   skillBadge,
   skillRoots,
   skillSkeleton,
   statusText,
   summarize,
 } from '../catalogTree';
+import { findBundle } from '../launch';
 
 const WS = '/work/project';
 const HOME = '/home/ada';
@@ -94,6 +98,41 @@ describe('buildTree', () => {
   });
 });
 
+describe('buildTree with Windows paths', () => {
+  // The server writes the drive letter as Python does; VS Code's Uri.fsPath writes it lowercase.
+  const windows = { workspaceFolders: ['c:\\Users\\Ada Lovelace\\my project'], home: '\\\\fileserver\\homes\\ada', platform: 'win32' as const };
+  const server = 'C:\\Users\\Ada Lovelace\\my project\\.agents\\skills';
+
+  it('counts a diagnostic on the skill the catalog lists, whatever the drive letter case, and labels roots with /', () => {
+    const entries: CatalogEntry[] = [
+      { ...skill('demo', server, 'workspace'), path: `${server}\\demo\\SKILL.md` },
+      { ...skill('notes', '', 'user'), path: '\\\\fileserver\\homes\\ada\\.albedo\\skills\\notes\\SKILL.md' },
+    ];
+    const diagnostics: SkillDiagnostic[] = [
+      { path: 'c:\\Users\\Ada Lovelace\\my project\\.agents\\skills\\demo\\SKILL.md', severity: 'error', code: 'x', message: 'broken', related: [] },
+      { path: 'c:\\Users\\Ada Lovelace\\my project\\.agents\\skills\\other\\SKILL.md', severity: 'error', code: 'name-mismatch', message: 'bad', related: [] },
+    ];
+    const tree = buildTree(entries, diagnostics, windows);
+    assert.deepEqual(
+      tree.map((scope) => [scope.label, scope.roots.map((root) => [root.label, root.skills.map((node) => [node.name, node.errors])])]),
+      [
+        ['Workspace', [['.agents/skills', [['demo', 1], ['other', 1]]]]],
+        ['User', [['~/.albedo/skills', [['notes', 0]]]]],
+      ],
+    );
+    assert.equal(summarize(tree).skills, 2);
+    assert.equal(pathKey('C:/Users/Ada/x/SKILL.md', windows), pathKey('c:\\users\\ada\\x\\SKILL.md', windows));
+    assert.notEqual(pathKey('/home/Ada/x', { platform: 'linux' }), pathKey('/home/ada/x', { platform: 'linux' }));
+  });
+});
+
+describe('descriptions in the tree', () => {
+  it('are one line: a folded or literal block keeps no line break (a tree row would show ⏎)', () => {
+    assert.equal(oneLine('Merges files\nthe way this project likes.\n'), 'Merges files the way this project likes.');
+    assert.equal(oneLine('  Line one\r\n\n  line two\t end  '), 'Line one line two end');
+  });
+});
+
 describe('New Skill: the name check and the skeleton', () => {
   it('agrees with the engine on the name bound and pattern (skills/limits.py, skills/rules.py)', () => {
     const engine = path.join(__dirname, '..', '..', '..', 'albedo_skills_ls', 'skills');
@@ -133,18 +172,17 @@ describe('New Skill: the name check and the skeleton', () => {
       const folder = path.join(workspace, '.agents', 'skills', 'review-pr');
       mkdirSync(folder, { recursive: true });
       writeFileSync(path.join(folder, 'SKILL.md'), skillSkeleton('review-pr'));
-      const python = process.env.ALBEDO_PYTHON ?? 'python3';
-      const output = execFileSync(python, ['-m', 'albedo_skills_ls.cli', 'check', '--no-user-roots', '--format', 'json', workspace], {
-        encoding: 'utf8',
-        cwd: path.join(__dirname, '..', '..', '..'),
-      });
-      assert.deepEqual(JSON.parse(output).diagnostics, []);
-      const catalog = JSON.parse(
-        execFileSync(python, ['-m', 'albedo_skills_ls.cli', 'commands', '--no-user-roots', workspace], {
+      // The engine bundled by `npm run package`, so any Python 3.11 or newer runs it (nothing installed).
+      const bundle = findBundle(path.join(__dirname, '..', '..')) ?? assert.fail('no bundled server: npm test runs `npm run package` first');
+      const cli = (...args: string[]) =>
+        execFileSync(process.env.ALBEDO_PYTHON || 'python3', ['-m', 'albedo_skills_ls.cli', ...args, '--no-user-roots', workspace], {
           encoding: 'utf8',
-          cwd: path.join(__dirname, '..', '..', '..'),
-        }),
-      );
+          cwd: workspace,
+          env: { ...process.env, PYTHONPATH: bundle.libs },
+        });
+      const output = cli('check', '--format', 'json');
+      assert.deepEqual(JSON.parse(output).diagnostics, []);
+      const catalog = JSON.parse(cli('commands'));
       assert.ok(JSON.stringify(catalog).includes('/review-pr'));
     } finally {
       rmSync(workspace, { recursive: true, force: true });

@@ -18,7 +18,8 @@ import {
   type RequestSender,
   TimedOut,
 } from '../chat/serverCalls';
-import { MENU_TAG, menuItems, menuPlace } from '../chat/slashMenu';
+import { MENU_DETAIL, menuItems, menuPlace, REFUSED_PREFIX } from '../chat/slashMenu';
+import { listedByVsCode } from '../nativeSkillLocations';
 import { type HistoryTurn, historyMessages, slashTurn, typedText } from '../chat/turns';
 import { fakeTimers } from './fakeTimers';
 
@@ -223,10 +224,49 @@ describe('the chat input `/` menu', () => {
     assert.equal(menuPlace('/a/b'), undefined);
   });
 
-  it('lists the skills only, tagged, each inserting text that reaches @albedo', () => {
-    const items = menuItems([builtin('help'), skill('demo')], { start: 0, prefix: '@albedo ' });
-    assert.deepEqual(items, [{ command: '/demo', tag: MENU_TAG, description: 'The demo skill.', insertText: '@albedo /demo ', path: '/ws/.agents/skills/demo/SKILL.md' }]);
-    assert.equal(menuItems([skill('demo')], { start: 8, prefix: '' })[0].insertText, '/demo ');
+  const nothingListed = { listedByVsCode: () => false, refused: [] };
+
+  it('lists the skills only, with their descriptions on one line, each inserting text that reaches @albedo', () => {
+    const items = menuItems([builtin('help'), skill('demo', 'Says hello\nover two lines.')], { start: 0, prefix: '@albedo ' }, nothingListed);
+    assert.deepEqual(items, [{ command: '/demo', description: 'Says hello over two lines.', detail: MENU_DETAIL, insertText: '@albedo /demo ', path: '/ws/.agents/skills/demo/SKILL.md', refused: false }]);
+    assert.equal(menuItems([skill('demo')], { start: 8, prefix: '' }, nothingListed)[0].insertText, '/demo ');
+  });
+
+  // What VS Code 1.139.1 listed in the e2e run: its own rows for `.agents/skills` (with descriptions), none
+  // after `@albedo`, nothing of `.albedo/skills`.
+  const vscodeLists = { listedByVsCode: (file: string) => file.includes('/.agents/skills/'), refused: [{ name: 'both', reason: 'name `bar` differs from its folder `both`', path: '/ws/.agents/skills/both/SKILL.md' }] };
+  const albedoOnly: CatalogEntry = { ...skill('notes'), path: '/ws/.albedo/skills/notes/SKILL.md' };
+
+  it("adds before a participant only the skills VS Code's own menu does not list, so each shows once", () => {
+    const items = menuItems([skill('demo'), albedoOnly], { start: 0, prefix: '@albedo ' }, vscodeLists);
+    assert.deepEqual(items.map((item) => [item.command, item.refused]), [['/notes', false], ['/both', true]]);
+  });
+
+  it('says why Albedo refuses a skill VS Code offers, instead of offering it', () => {
+    const [warning] = menuItems([], { start: 0, prefix: '@albedo ' }, vscodeLists);
+    assert.equal(warning.description, `${REFUSED_PREFIX}name \`bar\` differs from its folder \`both\``);
+    assert.equal(warning.insertText, '@albedo /both ');
+    assert.match(warning.detail, /nothing is sent to the model/);
+  });
+
+  it('after @albedo offers every skill of the catalog (VS Code lists none of its own there), and the refused ones as such', () => {
+    const items = menuItems([skill('demo'), albedoOnly], { start: 8, prefix: '' }, vscodeLists);
+    assert.deepEqual(items.map((item) => [item.command, item.refused]), [['/demo', false], ['/notes', false], ['/both', true]]);
+  });
+
+  it("reads VS Code's skill locations: relative to each workspace folder or under ~/, enabled, skills on", () => {
+    const place = { workspaceFolders: ['/ws'], home: '/home/ada', platform: 'linux' as const };
+    const locations = { '.agents/skills': true, '.claude/skills': false, '~/.agents/skills': true, '/abs/skills': true };
+    assert.ok(listedByVsCode('/ws/.agents/skills/demo/SKILL.md', locations, true, place));
+    assert.ok(listedByVsCode('/home/ada/.agents/skills/x/SKILL.md', locations, true, place));
+    assert.ok(!listedByVsCode('/ws/.albedo/skills/demo/SKILL.md', locations, true, place));
+    assert.ok(!listedByVsCode('/ws/.claude/skills/demo/SKILL.md', locations, true, place));
+    assert.ok(!listedByVsCode('/abs/skills/demo/SKILL.md', locations, true, place), 'VS Code refuses absolute paths');
+    assert.ok(!listedByVsCode('/ws/.agents/skills/demo/SKILL.md', locations, false, place), 'chat.useAgentSkills off');
+    assert.ok(!listedByVsCode('/ws/.agents/skills/demo/SKILL.md', undefined, true, place), 'VS Code 1.96: no such setting');
+    const windows = { workspaceFolders: ['c:\\Users\\Ada\\proj'], home: 'C:\\Users\\Ada', platform: 'win32' as const };
+    assert.ok(listedByVsCode('C:\\Users\\Ada\\proj\\.agents\\skills\\demo\\SKILL.md', locations, true, windows));
+    assert.ok(listedByVsCode('c:\\users\\ada\\.agents\\skills\\x\\SKILL.md', locations, true, windows));
   });
 });
 

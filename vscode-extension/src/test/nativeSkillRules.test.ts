@@ -5,22 +5,31 @@ import { buildTree, skillBadge } from '../catalogTree';
 import { albedoFindings, albedoOnlyHover, hasNativeTwin, hoverKey, SERVER_SOURCE } from '../nativeSkillRules';
 
 describe('hasNativeTwin', () => {
-  // VS Code 1.139.1's messages, as its validator showed them for the e2e fixtures.
-  const vscodeName = { message: "The skill name 'bar' should match the folder name 'both'.", line: 1 };
-  const vscodeDescription = { message: 'Skill should provide a description.', line: 0 };
+  // VS Code 1.139.1's messages and severities, as its validator showed them for the e2e fixtures.
+  const ERROR = 0;
+  const WARNING = 1;
+  const vscodeName = { message: "The skill name 'bar' should match the folder name 'both'.", line: 1, severity: WARNING };
+  const vscodeDescription = { message: 'Skill should provide a description.', line: 0, severity: WARNING };
+  const vscodeInvalid = { message: 'Skill name may only contain lowercase letters, numbers, and hyphens.', line: 1, severity: ERROR };
 
-  it("finds VS Code's finding of the same problem on the same line", () => {
-    assert.ok(hasNativeTwin({ code: 'name-mismatch', message: 'name `bar` differs from its folder `both`', line: 1 }, [vscodeDescription, vscodeName]));
-    assert.ok(hasNativeTwin({ code: 'description-missing', message: 'add a `description`', line: 0 }, [vscodeName, vscodeDescription]));
-    assert.ok(hasNativeTwin({ code: 'description-missing', message: 'x', line: 2 }, [{ message: "The 'description' attribute should not be empty.", line: 2 }]));
+  it("finds VS Code's finding of the same problem on the same line, as grave as Albedo's", () => {
+    assert.ok(hasNativeTwin({ code: 'name-invalid', message: 'x', line: 1, severity: ERROR }, [vscodeName, vscodeInvalid]));
+    assert.ok(hasNativeTwin({ code: 'description-missing', message: 'x', line: 2, severity: ERROR }, [{ message: "The 'description' attribute should not be empty.", line: 2, severity: ERROR }]));
+    // A warning of ours beside VS Code's warning of the same problem: one is enough.
+    assert.ok(hasNativeTwin({ code: 'name-mismatch', message: 'x', line: 1, severity: WARNING }, [vscodeName]));
+  });
+
+  it("keeps Albedo's error beside VS Code's milder warning of the same problem (the skill is not loaded)", () => {
+    assert.ok(!hasNativeTwin({ code: 'name-mismatch', message: 'name `bar` differs from its folder `both`', line: 1, severity: ERROR }, [vscodeDescription, vscodeName]));
+    assert.ok(!hasNativeTwin({ code: 'description-missing', message: 'add a `description`', line: 0, severity: ERROR }, [vscodeName, vscodeDescription]));
   });
 
   it('keeps what VS Code does not say: another line, another problem, a code VS Code has no twin for', () => {
-    assert.ok(!hasNativeTwin({ code: 'name-mismatch', message: 'x', line: 2 }, [vscodeName]));
-    assert.ok(!hasNativeTwin({ code: 'name-mismatch', message: 'x', line: 0 }, [vscodeDescription]));
-    assert.ok(!hasNativeTwin({ code: 'collision', message: 'x', line: 1 }, [vscodeName]));
-    assert.ok(!hasNativeTwin({ message: 'no code', line: 1 }, [vscodeName]));
-    assert.ok(!hasNativeTwin({ code: 'field-unknown', message: 'x', line: 3 }, [{ message: "Attribute 'allowed-tools' is not supported by VS Code skills. Supported: name.", line: 3 }]));
+    assert.ok(!hasNativeTwin({ code: 'name-invalid', message: 'x', line: 2, severity: ERROR }, [vscodeInvalid]));
+    assert.ok(!hasNativeTwin({ code: 'name-mismatch', message: 'x', line: 0, severity: WARNING }, [vscodeDescription]));
+    assert.ok(!hasNativeTwin({ code: 'collision', message: 'x', line: 1, severity: WARNING }, [vscodeName]));
+    assert.ok(!hasNativeTwin({ message: 'no code', line: 1, severity: WARNING }, [vscodeName]));
+    assert.ok(!hasNativeTwin({ code: 'field-unknown', message: 'x', line: 3, severity: WARNING }, [{ message: "Attribute 'allowed-tools' is not supported by VS Code skills. Supported: name.", line: 3, severity: 3 }]));
   });
 });
 

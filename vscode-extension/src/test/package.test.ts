@@ -42,7 +42,7 @@ describe('the packaged .vsix', () => {
     }
     assert.deepEqual(
       files.filter((name) => !name.startsWith('bundled/')).sort(),
-      ['LICENSE.txt', 'dist/extension.js', 'package.json', 'readme.md', 'syntaxes/albedo-chat.tmLanguage.json'].sort(),
+      ['LICENSE.txt', 'dist/extension.js', 'media/skills.svg', 'package.json', 'readme.md', 'syntaxes/albedo-chat.tmLanguage.json'].sort(),
     );
   });
 
@@ -63,6 +63,20 @@ describe('the packaged .vsix', () => {
     }
     const compiled = files.filter((name) => /\.(so|pyd|dylib|dll)$|__pycache__/.test(name));
     assert.deepEqual(compiled, []);
+  });
+
+  it("shows the @albedo participant in its README: what to type, each of its commands and Albedo's built-ins", () => {
+    // What the extension's page in VS Code shows: the readme.md inside the package.
+    const readme = readFileSync(path.join(unpacked, 'extension', 'readme.md'), 'utf8');
+    const manifest = JSON.parse(readFileSync(path.join(EXTENSION, 'package.json'), 'utf8'));
+    const participant = manifest.contributes.chatParticipants[0];
+    const section = readme.slice(readme.indexOf(`## Chat: \`@${participant.name}\``));
+    assert.ok(section.length < readme.length, 'no chat section');
+    assert.match(section, new RegExp(`@${participant.name} /\\S+ \\S`), 'an example of what to type');
+    const builtins = manifest.contributes.configuration.properties['albedoSkills.builtinCommands'].default as string[];
+    for (const command of [...participant.commands.map((entry: { name: string }) => entry.name), ...builtins, 'nosuch']) {
+      assert.match(section, new RegExp(`\\*\\*\`/${command}\`\\*\\*|\`@${participant.name} /${command}\``), `/${command} is not described`);
+    }
   });
 
   it('lists in `vsce ls` the files it holds', () => {

@@ -1,6 +1,8 @@
 /**
- * Starts the real language server with the command the extension would use (`server.pythonPath` set to
- * $ALBEDO_PYTHON, else `python3`) and speaks JSON-RPC to it over stdio, framed by hand: no VS Code involved.
+ * Starts the real language server with the command the extension would use (the server bundled by
+ * `npm run package`, run by `server.pythonPath` set to $ALBEDO_PYTHON, else `python3`: any Python 3.11 or newer,
+ * the package need not be installed there) and speaks JSON-RPC to it over stdio, framed by hand: no VS Code
+ * involved.
  */
 import * as assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
@@ -9,9 +11,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { resolveLaunch } from '../launch';
+import { findBundle, resolveLaunch } from '../launch';
 import { configurationForServer, initializationOptions, readSettings, SECTION } from '../settings';
 
+const EXTENSION = path.join(__dirname, '..', '..');
 const REQUEST_TIMEOUT_MS = 30_000;
 const EXIT_TIMEOUT_MS = 10_000;
 
@@ -140,6 +143,7 @@ describe('the server, started from the launch spec, over stdio', () => {
       '---\nname: demo\ndescription: Merge files the way this project likes.\n---\n# Demo\n\nMerge them.\n',
     );
 
+    const bundle = findBundle(EXTENSION) ?? assert.fail('no bundled server: npm test runs `npm run package` first');
     const { settings, problems } = readSettings({ home, server: { pythonPath: python } });
     assert.deepEqual(problems, []);
     const spec = resolveLaunch({
@@ -149,9 +153,11 @@ describe('the server, started from the launch spec, over stdio', () => {
       env: { ...process.env, HOME: home, USERPROFILE: home },
       workspaceFolder: workspace,
       home,
+      importStrategy: 'useBundled',
+      bundle,
     });
     assert.equal(spec.source, 'server.pythonPath');
-    assert.deepEqual(spec.args, ['-m', 'albedo_skills_ls']);
+    assert.deepEqual(spec.args, ['-I', '-X', 'utf8', bundle.launcher]);
 
     child = spawn(spec.command, spec.args, { cwd: workspace, env: spec.options.env, shell: spec.options.shell });
     child.stderr.setEncoding('utf8');
@@ -229,6 +235,19 @@ describe('the server, started from the launch spec, over stdio', () => {
     const result = response.result as { skills?: unknown; diagnostics?: unknown };
     assert.equal(result.skills, 1, `${JSON.stringify(result)}${context()}`);
     assert.equal(typeof result.diagnostics, 'number');
+  });
+
+  it('answers an unknown `/nosuch` with RequestFailed and logs one information line, no traceback', async () => {
+    const logged = () => connection.notifications.filter((message) => message.method === 'window/logMessage' && JSON.stringify(message.params).includes('/nosuch'));
+    const response = await connection.request('workspace/executeCommand', { command: 'commands.invoke', arguments: ['/nosuch', 'these files', 'user'] });
+    assert.equal(response.error?.code, -32803, JSON.stringify(response));
+    // The log line is written before the answer, so it has arrived: VS Code's client shows it in the channel
+    // at the level its type says (3, information).
+    assert.deepEqual(
+      logged().map((message) => message.params),
+      [{ type: 3, message: 'commands.invoke refused: unknown command `/nosuch`: call commands.catalog for the available commands, or skills.reload if the skill was added since' }],
+    );
+    assert.doesNotMatch(stderr, /Traceback|ERROR/, context());
   });
 
   it("takes the extension's settings without a complaint", () => {

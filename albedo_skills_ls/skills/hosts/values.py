@@ -1,0 +1,139 @@
+"""A frontmatter value as each agent's YAML library types it, and the retry two agents make on a failed parse.
+
+The readings differ in three ways the runs showed (scripts/hosts_conformance `generated`):
+
+- a date (`2024-01-02`) is text to a YAML 1.2 core-schema reader (Copilot CLI's, Codex's serde_yaml) and a
+  Date to js-yaml (Gemini CLI, OpenCode), which then is not a string;
+- a number or a boolean is text to serde_yaml when the field is a string (Codex keeps it as written), and
+  not a string to the JavaScript readers;
+- Codex and OpenCode, when the parse fails on an unquoted `: `, quote the `name:` and `description:` values
+  that hold one and parse again; when that parse fails too, the first error stands.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any, Literal
+
+from .facts import SkillFacts, parse_yaml
+
+Kind = Literal["absent", "null", "string", "number", "boolean", "date", "sequence", "mapping"]
+MAPPING_VALUES = "mapping values are not allowed"  # libyaml's words for an unquoted `: ` in a plain value
+_FIELD_LINE = re.compile(r"^(?P<key>name|description):[ \t]+(?P<value>.*?)[ \t]*$")
+
+
+def kind(fields: dict[str, Any] | None, key: str) -> Kind:
+    if fields is None or key not in fields:
+        return "absent"
+    value = fields[key]
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return "date"
+    if isinstance(value, list):
+        return "sequence"
+    if isinstance(value, dict):
+        return "mapping"
+    return "string"
+
+
+def as_written(facts: SkillFacts, fields: dict[str, Any] | None, key: str) -> str | None:
+    """A scalar field as text, the way a reader that keeps scalars as written gives it (serde_yaml into a
+    String; Copilot CLI's YAML 1.2 reader for a date): the string itself, or a number, boolean or date as
+    the file writes it. None for absent, null, a sequence or a mapping."""
+    found = kind(fields, key)
+    if found == "string":
+        assert fields is not None
+        return fields[key]
+    if found in ("number", "boolean", "date"):
+        return facts.line_fields.get(key)
+    return None
+
+
+TAB_TOKEN = "found character that cannot start any token"  # libyaml's words for a tab as indentation
+
+
+def retried_fields(facts: SkillFacts, tabs: bool = False) -> dict[str, Any] | None:
+    """The fields after quoting every `name:`/`description:` plain value that holds `: `, when the parse
+    failed on such a value (and, with `tabs`, after reading a tab that opens a line as two spaces, when it
+    failed on one); None when it did not fail that way or the retry fails too."""
+    problem = facts.yaml_problem
+    if problem is None or facts.frontmatter is None:
+        return None
+    if not (problem.problem.startswith(MAPPING_VALUES) or (tabs and problem.problem.startswith(TAB_TOKEN))):
+        return None
+    lines = []
+    for line in facts.frontmatter.splitlines():
+        if tabs:
+            stripped = line.lstrip("\t")
+            line = "  " * (len(line) - len(stripped)) + stripped
+        match = _FIELD_LINE.match(line)
+        value = match["value"] if match else ""
+        if match and ": " in value and value[:1] not in ("'", '"', "|", ">", "[", "{"):
+            line = f'{match["key"]}: "' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        lines.append(line)
+    fields, again = parse_yaml("\n".join(lines))
+    return fields if again is None else None
+
+
+def yaml_fields(facts: SkillFacts, retry: bool, tabs: bool = False) -> dict[str, Any] | None:
+    """The parse an agent works from: the standard one, or (`retry`) the quoted retry when that failed."""
+    if facts.fields is not None or not retry:
+        return facts.fields
+    return retried_fields(facts, tabs)
+
+
+def type_words(found: Kind) -> str:
+    return {"sequence": "a list", "mapping": "a mapping", "null": "empty (null)", "number": "a number",
+            "boolean": "a boolean", "date": "a date"}.get(found, found)
+
+
+_TOP_KEY = re.compile(r"^(?P<key>[^\s#:][^:]*):")
+
+
+def lenient_fields(facts: SkillFacts) -> dict[str, Any] | None:
+    """A reader that takes a tab opening a line as indentation and a key given twice as its last copy (Claude
+    Code 2.1.332, run): the frontmatter with such tabs as two spaces each and each top-level key's last block
+    kept, parsed again; None when that fails too."""
+    if facts.frontmatter is None:
+        return None
+    blocks: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    head: list[str] = []
+    for line in facts.frontmatter.splitlines():
+        stripped = line.lstrip("\t")
+        line = "  " * (len(line) - len(stripped)) + stripped
+        match = _TOP_KEY.match(line)
+        if match:
+            blocks.pop(match["key"], None)  # the last copy wins, in its own place
+            current = blocks[match["key"]] = [line]
+        elif current is not None:
+            current.append(line)
+        else:
+            head.append(line)
+    fields, problem = parse_yaml("\n".join(head + [line for block in blocks.values() for line in block]) + "\n")
+    return fields if problem is None else None
+
+
+_PLAIN_ENTRY = re.compile(r"^(?P<key>[^\s#:'\"][^:]*):[ \t]+(?P<value>[^'\"].*?)[ \t]*$")
+
+
+def quoted_fields(facts: SkillFacts) -> dict[str, Any] | None:
+    """The fields after quoting every plain top-level value (Claude Code 2.1.332's retry, run: `name: >`
+    becomes the text `>` and its folded lines then break the parse); None when that fails too."""
+    if facts.frontmatter is None:
+        return None
+    lines = []
+    for line in facts.frontmatter.splitlines():
+        match = _PLAIN_ENTRY.match(line)
+        if match and match["value"] not in ("~", "null"):  # run: a null stays null (a made-up description)
+            value = match["value"].replace("\\", "\\\\").replace('"', '\\"')
+            line = f'{match["key"]}: "{value}"'
+        lines.append(line)
+    fields, problem = parse_yaml("\n".join(lines) + "\n")
+    return fields if problem is None else None
