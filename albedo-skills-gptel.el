@@ -194,8 +194,8 @@ REASON says which notice it is, so each is shown once: see
 
 (defvar albedo-skills-gptel--noticed nil
   "Reasons (`no-server', `timeout', ...) said since the server last answered.
-Decisions.md section 9: with no server or no answer the prompt goes as
-typed and one notice says why, not one per send.")
+With no server or no answer the prompt goes as typed and one notice says
+why, not one per send (docs/design.md#9-other-chats-and-other-agents).")
 
 (defun albedo-skills-gptel--notice (text)
   "Show TEXT after the command, unless its reason was said already.

@@ -113,10 +113,16 @@ home folder does not count: ~/.agents is a user root there, not a workspace."
 
 ;;;; eglot
 
+(defun albedo-skills--initialization-options ()
+  "The initializationOptions: only what `albedo-skills-settings' sets.
+Nothing set is an empty object, so every default is the server's own
+(docs/design.md#12-settings-one-declaration); no copy of them lives here."
+  (list :albedoSkills (or albedo-skills-settings (make-hash-table))))
+
 (defun albedo-skills--contact (&optional _interactive)
   "The eglot contact: the server command and the initializationOptions."
   (append albedo-skills-server-command
-          (list :initializationOptions (list :albedoSkills (or albedo-skills-settings '(:userRoots t))))))
+          (list :initializationOptions (albedo-skills--initialization-options))))
 
 (declare-function eglot-current-server "eglot")
 (declare-function eglot-execute-command "eglot")
@@ -184,7 +190,7 @@ many skills there are, and returns the server's summary as a plist."
     :server-id 'albedo-skills
     :new-connection (lsp-stdio-connection (lambda () albedo-skills-server-command))
     :major-modes '(albedo-skills-file-mode albedo-skills-chat-mode)
-    :initialization-options (lambda () (list :albedoSkills (or albedo-skills-settings '(:userRoots t))))
+    :initialization-options #'albedo-skills--initialization-options
     :notification-handlers
     (let ((handlers (make-hash-table :test #'equal)))
       (puthash "albedoSkills/catalogChanged"

@@ -47,8 +47,8 @@ def completion_builder(tree: generate.Tree, capabilities: dict = CLIENT_CAPABILI
             steps.send(None)
         except StopIteration:
             pass
-        server.rebuild_sessions()
-        for session in server.sessions:
+        server.workspaces.rebuild()
+        for session in server.workspaces.sessions:
             session.reload()
         server.ready.set()
         uri = file_uri(os.path.join(tree.workspace, "x.chat.md"))
@@ -86,7 +86,8 @@ def completion_builder(tree: generate.Tree, capabilities: dict = CLIENT_CAPABILI
 def engine_benchmarks(trees: dict[int, generate.Tree], big: generate.BigTree, scale: float) -> list[Row]:
     from albedo_skills_ls.skills.activation import command_catalog
     from albedo_skills_ls.skills.catalog import SkillsSession, check_buffer
-    from albedo_skills_ls.skills.resources import EncodingVerdicts, list_resources, read_resource
+    from albedo_skills_ls.skills.resource_listing import list_resources
+    from albedo_skills_ls.skills.resource_paging import EncodingVerdicts, read_resource
 
     def n(count: int) -> int:
         return max(5, int(count * scale))

@@ -1,4 +1,4 @@
-"""Chat rows (issue 19): what a chat plugin asks the running server at each send, over stdio, 128 skills.
+"""Chat rows: what a chat plugin asks the running server at each send, over stdio, 128 skills.
 
     .venv/bin/python benchmarks/invoke.py            # these rows alone (run.py prints them with the rest)
     .venv/bin/python benchmarks/invoke.py --quick
@@ -32,7 +32,7 @@ import generate
 from report import Row, goal_ms, table
 from rpc import OURS, RpcClient, initialize_params, server_env
 
-INVOKE_GOAL_MS = 5  # issue 19: the median round trip
+INVOKE_GOAL_MS = 5  # the goal for the median round trip (docs/performance.md)
 WARMUP = 10
 ARGUMENTS = "merge these files"
 ELPA = "/usr/share/emacs/site-lisp/elpa"

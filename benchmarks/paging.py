@@ -1,5 +1,5 @@
 """skills.read paging cost: reading a whole 16 MiB file in 64 KiB pages, with and without the session's
-remembered encoding verdict (issue 11 item 11). Not part of CI; its figures go in docs/performance.md.
+remembered encoding verdict. Not part of CI; its figures go in docs/performance.md.
 
     .venv/bin/python benchmarks/paging.py
 """
@@ -15,7 +15,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from albedo_skills_ls.skills.limits import MAX_READ_LIMIT, MAX_RESOURCE_BYTES  # noqa: E402
-from albedo_skills_ls.skills.resources import EncodingVerdicts, read_resource  # noqa: E402
+from albedo_skills_ls.skills.resource_paging import EncodingVerdicts, read_resource  # noqa: E402
 
 SAMPLED_PAGES = 32  # pages timed without verdicts (each reads the whole file: all 256 would take long)
 

@@ -23,13 +23,4 @@ from __future__ import annotations
 
 from .app import main
 
-__all__ = ["main", "github_annotation", "github_escape_data", "github_escape_property"]
-
-
-def __getattr__(name: str):
-    """The GitHub annotation helpers, importable from here as before the split, loaded only when asked for."""
-    if name in ("github_annotation", "github_escape_data", "github_escape_property"):
-        from .formats import github
-
-        return getattr(github, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["main"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 from importlib import import_module
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from .. import __version__
 from .program import PROG
@@ -27,8 +27,20 @@ class Verb(NamedTuple):
     refuses: tuple[tuple[str, str], ...] = ()  # (shared option, why it means nothing here)
 
     def load(self) -> tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]:
-        verbs = import_module(f"{__package__}.verbs.{self.module}")
-        return getattr(verbs, f"configure_{self.name}"), getattr(verbs, f"run_{self.name}")
+        verbs: Any = import_module(f"{__package__}.verbs.{self.module}")
+        # Each verb's two functions named where they are dispatched, so a search for `run_check` finds its
+        # caller; only the module of the verb being run is imported.
+        functions = {
+            "check": lambda: (verbs.configure_check, verbs.run_check),
+            "catalog": lambda: (verbs.configure_catalog, verbs.run_catalog),
+            "commands": lambda: (verbs.configure_commands, verbs.run_commands),
+            "invoke": lambda: (verbs.configure_invoke, verbs.run_invoke),
+            "resources": lambda: (verbs.configure_resources, verbs.run_resources),
+            "read": lambda: (verbs.configure_read, verbs.run_read),
+            "new": lambda: (verbs.configure_new, verbs.run_new),
+            "hosts": lambda: (verbs.configure_hosts, verbs.run_hosts),
+        }
+        return functions[self.name]()
 
 
 _NO_AGENTS = "it prints Albedo's own view; `check --hosts` and the `hosts` verb show other agents'"

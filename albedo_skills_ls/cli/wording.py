@@ -1,4 +1,4 @@
-"""Messages in the command line's words (decisions.md section 7): the engine's refusals name the server's
+"""Messages in the command line's words (docs/design.md#7-what-real-skills-taught): the engine's refusals name the server's
 routes (`call commands.catalog`), which mean nothing in a shell; here each becomes the verb that does the
 same. Every run discovers afresh, so "reload the catalog" is a run of `catalog`."""
 

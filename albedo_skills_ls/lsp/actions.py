@@ -11,7 +11,7 @@ from lsprotocol import types
 
 from ..skills import authoring
 from .convert import LineSource, to_lsp_diagnostic
-from .documents import OpenDocument, isolated, open_document
+from .documents import OpenDocument, by_kind, isolated
 from .server import AlbedoLanguageServer
 
 QUICK_FIX = types.CodeActionKind.QuickFix
@@ -79,9 +79,6 @@ def register(server: AlbedoLanguageServer) -> None:
     )
     @isolated
     def code_action(ls: AlbedoLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        document = open_document(ls, params.text_document.uri)
-        if document is None or document.kind != "skill" or document.path is None:
-            return []
         if not _wants_quick_fixes(params.context.only):
             return []
-        return code_actions(ls, document, params)
+        return by_kind(ls, params.text_document.uri, [], skill=lambda document: code_actions(ls, document, params))

@@ -7,7 +7,7 @@ module is added to `FEATURES` here, and nowhere else.
 
 from __future__ import annotations
 
-from . import actions, commands, completion, diagnostics, hover, lifecycle, links, symbols
+from . import actions, commands, completion, diagnostics, hover, lifecycle, links, pygls_internals, symbols
 from .server import AlbedoLanguageServer
 
 # `lifecycle` first: it answers `initialize`, where the client's features are read before anything else
@@ -15,8 +15,10 @@ FEATURES = (lifecycle, diagnostics, commands, completion, hover, actions, links,
 
 
 def create_server() -> AlbedoLanguageServer:
-    """A server with every feature registered, forwarding its logs to the client."""
+    """A server with every feature registered, forwarding its logs to the client. Refuses
+    (`PyglsInternalsMissing`) when the installed pygls lacks an internal the server relies on."""
     server = AlbedoLanguageServer()
+    pygls_internals.check(server)
     for feature in FEATURES:
         feature.register(server)
     server.forward_logs()

@@ -4,7 +4,7 @@ are the server core's, like every document's).
 A chat buffer is an open document whose language id is in `albedoSkills.chat.languageIds` or whose file
 name matches one of `albedoSkills.chat.filePatterns` (fnmatch on the base name); a `SKILL.md` never is
 (`documents.kind_of` decides).
-It uses the session of the workspace folder that contains it, else the first one (decisions.md section 6).
+It uses the session of the workspace folder that contains it, else the first one (docs/design.md#6-the-editor-faces).
 What a `/command` is, and what it names, is decided by the engine (`skills.slash`); this module translates.
 """
 
@@ -21,13 +21,14 @@ from ..skills.activation import command_entries
 from ..skills.discovery import read_skill_text
 from ..skills.model import FILE_START, Catalog
 from .client import ClientFeatures
-from .convert import LineSource, path_to_uri, to_lsp_range
+from .convert import LineSource, to_lsp_range
 from .documents import OpenDocument, as_is, fits_typed, markup
 from .server import AlbedoLanguageServer
+from .uris import path_to_uri
 
 
 def catalog_for(ls: AlbedoLanguageServer, document: OpenDocument) -> Catalog:
-    return ls.session_for(document.path).snapshot
+    return ls.workspaces.session_for(document.path).snapshot
 
 
 def completion_items(

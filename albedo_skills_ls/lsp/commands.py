@@ -1,4 +1,4 @@
-"""`workspace/executeCommand` routes (decisions.md section 5).
+"""`workspace/executeCommand` routes (docs/design.md#5-commands).
 
 Each route takes the arguments positionally, validates them itself (so a missing optional argument takes
 its default and a wrong type gets a message that says what to pass), reads one snapshot once, and maps
@@ -15,13 +15,13 @@ from typing import Any, Callable
 
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from ..skills import activation, limits, resources
+from ..skills import activation, limits, resource_listing, resource_paging
 from ..skills.prompt import prompt_block
 from ..skills.catalog import SkillsSession
 from ..skills.errors import InvalidArguments, Refused, require_unicode
 from ..skills.model import Skill
-from .convert import uri_to_path
 from .server import AlbedoLanguageServer
+from .uris import uri_to_path
 
 REQUEST_FAILED = -32803  # LSP ErrorCodes.RequestFailed
 
@@ -79,7 +79,7 @@ class RouteRefusalsLogged(logging.Filter):
 
 def _require_unicode_within(what: str, value: Any) -> None:
     """Every string in a JSON argument (keys too) is valid Unicode: a lone surrogate names no file and must
-    never reach an activation raw (decisions.md section 8)."""
+    never reach an activation raw (docs/design.md#8-trust-boundaries)."""
     if isinstance(value, str):
         require_unicode(what, value)
     elif isinstance(value, list):
@@ -102,15 +102,15 @@ def _session(ls: AlbedoLanguageServer, folder: Any) -> SkillsSession:
     """The session of a workspace folder (its `file:` URI or path), so an editor can ask about the folder of
     the active file; none given: the first folder's."""
     if folder is None:
-        return ls.primary()
+        return ls.workspaces.primary()
     path = uri_to_path(folder) if isinstance(folder, str) and folder.startswith("file:") else folder
     if not isinstance(path, str) or not path:
         raise InvalidArguments("`folder` must be a workspace folder's `file:` URI or path, or null for the first")
     wanted = os.path.normpath(path)
-    for session in ls.sessions:
+    for session in ls.workspaces.sessions:
         if session.workspace is not None and os.path.normpath(session.workspace) == wanted:
             return session
-    known = ", ".join(session.workspace for session in ls.sessions if session.workspace) or "none"
+    known = ", ".join(session.workspace for session in ls.workspaces.sessions if session.workspace) or "none"
     raise InvalidArguments(f"`folder` must be one of this server's workspace folders ({known}); got `{folder}`")
 
 
@@ -119,7 +119,7 @@ def _find_skill(ls: AlbedoLanguageServer, name: Any) -> Skill:
     if not isinstance(name, str) or not name:
         raise InvalidArguments("`name` must be a skill name such as `demo`")
     bare = name.removeprefix("/skill:").removeprefix("/")
-    for snapshot in [session.snapshot for session in ls.sessions] or [ls.primary().snapshot]:
+    for snapshot in [session.snapshot for session in ls.workspaces.sessions] or [ls.workspaces.primary().snapshot]:
         skill = snapshot.skill(bare)
         if skill is not None:
             return skill
@@ -157,21 +157,21 @@ def register(server: AlbedoLanguageServer) -> None:
     def skills_resources(ls: AlbedoLanguageServer, *args: Any) -> dict[str, Any]:
         (name,) = _arguments(args, ("name",), 1)
         skill = _find_skill(ls, name)
-        return resources.list_resources(skill.name, skill.folder, discovery_root=skill.root)
+        return resource_listing.list_resources(skill.name, skill.folder, discovery_root=skill.root)
 
     @server.command("skills.read")
     @_route
     def skills_read(ls: AlbedoLanguageServer, *args: Any) -> dict[str, Any]:
         name, resource, offset, limit = _arguments(args, ("name", "resource", "offset", "limit"), 1)
         skill = _find_skill(ls, name)
-        return resources.read_resource(
+        return resource_paging.read_resource(
             skill.name,
             skill.folder,
             "SKILL.md" if resource is None else resource,
             0 if offset is None else offset,
             limits.DEFAULT_READ_LIMIT if limit is None else limit,
             discovery_root=skill.root,
-            verdicts=ls.primary().encoding_verdicts,  # keyed by file identity: any session's would do
+            verdicts=ls.workspaces.primary().encoding_verdicts,  # keyed by file identity: any session's would do
         )
 
     @server.command("skills.reload")

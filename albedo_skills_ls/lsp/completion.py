@@ -18,7 +18,7 @@ from lsprotocol import types
 from ..skills import authoring
 from . import chat
 from ..skills.frontmatter import lines_of
-from .documents import OpenDocument, as_is, fits_typed, isolated, markup, open_document
+from .documents import OpenDocument, as_is, by_kind, fits_typed, isolated, markup
 from .server import AlbedoLanguageServer
 
 TRIGGER_CHARACTERS = ["/"]
@@ -76,11 +76,10 @@ def register(server: AlbedoLanguageServer) -> None:
     def completion(
         ls: AlbedoLanguageServer, params: types.CompletionParams
     ) -> types.CompletionList | list[types.CompletionItem]:
-        document = open_document(ls, params.text_document.uri)
-        if document is None:
-            return []
-        if document.kind == "skill" and document.path is not None:
-            return skill_items(ls, document, params.position)
-        if document.kind == "chat":
-            return chat.completion_items(ls, document, params.position)
-        return []
+        return by_kind(
+            ls,
+            params.text_document.uri,
+            [],
+            skill=lambda document: skill_items(ls, document, params.position),
+            chat=lambda document: chat.completion_items(ls, document, params.position),
+        )

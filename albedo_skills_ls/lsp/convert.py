@@ -1,4 +1,5 @@
-"""Translation at the LSP edge: paths and URIs, engine positions (code points) and client positions.
+"""Translation at the LSP edge: engine positions (code points) and client positions, engine diagnostics
+and LSP diagnostics (paths and URIs: `uris.py`).
 
 The engine counts characters in code points and lines by `\\n`. Clients count UTF-16 code units unless they
 negotiated UTF-8 or UTF-32 (`positionEncoding`). Conversions need the line's text; `LineSource` supplies it
@@ -8,16 +9,14 @@ from an open buffer or, for a file that is not open, from a bounded, FIFO-safe r
 
 from __future__ import annotations
 
-import os
 from typing import Callable, Sequence
-from urllib.parse import quote, unquote_to_bytes, urlsplit
 
 from lsprotocol import types
-from pygls.uris import from_fs_path, to_fs_path
 
 from ..skills import model
 from ..skills.discovery import read_skill_text
 from ..skills.frontmatter import lines_of
+from .uris import path_to_uri
 
 SEVERITY = {
     model.ERROR: types.DiagnosticSeverity.Error,
@@ -25,29 +24,6 @@ SEVERITY = {
     model.INFORMATION: types.DiagnosticSeverity.Information,
 }
 SOURCE = "albedo-skills"
-
-
-def path_to_uri(path: str) -> str:
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        # A name that is not UTF-8 reaches us as surrogate escapes, which pygls cannot quote: percent-encode
-        # the file's real bytes (`bad\xff` -> `bad%FF`), which `uri_to_path` turns back into the same path.
-        return "file://" + quote(os.fsencode(path))
-    return from_fs_path(path) or f"file://{path}"
-
-
-def uri_to_path(uri: str) -> str | None:
-    """The absolute, normalised path of a `file:` URI, or None for other schemes."""
-    if not uri.startswith("file:"):
-        return None
-    raw = unquote_to_bytes(urlsplit(uri).path)
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:  # percent-encoded bytes that are not UTF-8: a name as the file system has it
-        return os.path.normpath(os.fsdecode(raw))
-    path = to_fs_path(uri)
-    return os.path.normpath(path) if path else None
 
 
 def units(text: str, encoding: str) -> int:

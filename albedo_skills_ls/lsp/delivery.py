@@ -100,3 +100,39 @@ def result_id(key: tuple[Any, ...]) -> str:
     import hashlib
 
     return hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest()
+
+
+class Delivered:
+    """What the client holds now, so only changes are sent and stale files are cleared.
+
+    Push mode: each file's last `Rendering` (a file with no items is not kept). Pull mode: the files whose
+    last workspace report had items, so the next report clears those that have none now."""
+
+    def __init__(self) -> None:
+        self.published: dict[str, Rendering] = {}
+        self.pulled_paths: set[str] = set()
+
+    def remember(self, path: str, rendering: Rendering) -> None:
+        if rendering.items:
+            self.published[path] = rendering
+        else:
+            self.published.pop(path, None)
+
+    def changes(self, wanted: dict[str, tuple[Diagnostic, ...]], converter: Converter) -> list[tuple[str, Rendering]]:
+        """Push mode: the files whose rendering must be sent (a file that had items and has none is sent
+        empty), in path order. The others are remembered as they are now."""
+        to_send = []
+        for path in sorted(set(wanted) | set(self.published)):
+            rendering, changed = converter.refreshed(path, wanted.get(path, ()), self.published.get(path))
+            if changed:
+                to_send.append((path, rendering))
+            else:
+                self.remember(path, rendering)
+        return to_send
+
+    def pulled(self, current: dict[str, tuple[Diagnostic, ...]]) -> dict[str, tuple[Diagnostic, ...]]:
+        """Pull mode: the workspace report's files, `current` plus an empty report for each file reported
+        with items last time that has none now (so the client clears it)."""
+        gone: dict[str, tuple[Diagnostic, ...]] = {path: () for path in self.pulled_paths - current.keys()}
+        self.pulled_paths = {path for path, found in current.items() if found}
+        return {**current, **gone}

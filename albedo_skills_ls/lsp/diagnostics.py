@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .convert import path_to_uri, uri_to_path
 from .delivery import result_id
 from .documents import is_skill_file, open_document
 from .server import AlbedoLanguageServer
+from .uris import path_to_uri, uri_to_path
 
 DIAGNOSTIC_IDENTIFIER = "albedo-skills"
 
@@ -26,7 +26,7 @@ def _checked_path(ls: AlbedoLanguageServer, uri: str) -> str | None:
     document = open_document(ls, uri)
     if document is None or document.path is None:
         return None
-    return document.path if ls.checks_live(document.path) else None
+    return document.path if ls.findings.checks_live(document.path) else None
 
 
 def register(server: AlbedoLanguageServer) -> None:
@@ -34,7 +34,7 @@ def register(server: AlbedoLanguageServer) -> None:
     def did_open(ls: AlbedoLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
         path = _checked_path(ls, params.text_document.uri)
         if path and not ls.pull_diagnostics and ls.settings.enable:
-            ls.publish(path, ls.diagnostics_for(path))
+            ls.publish(path, ls.findings.for_file(path))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: AlbedoLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -47,18 +47,18 @@ def register(server: AlbedoLanguageServer) -> None:
         # Clients without file watchers still see collisions move once a SKILL.md is saved, and the security
         # reading of a file a skill bundles follow its saved text.
         saved = uri_to_path(params.text_document.uri)
-        bundled = saved is not None and ls.settings.security and ls.bundled(saved)
+        bundled = saved is not None and ls.settings.security and ls.findings.bundled(saved)
         if (_skill_path(params.text_document.uri) or bundled) and ls.settings.enable and ls.settings.auto_reload:
             ls.schedule_reload()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: AlbedoLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         path = _skill_path(params.text_document.uri)
-        if path is None and (closed := uri_to_path(params.text_document.uri)) in ls.published:
+        if path is None and (closed := uri_to_path(params.text_document.uri)) in ls.delivered.published:
             path = closed  # a chat buffer (no longer open, so known by what it was sent): clear it
         if path and not ls.pull_diagnostics:
             # back to the disk's state as the snapshot knows it (nothing, for a file outside the roots)
-            ls.publish(path, ls.diagnostics_for(path))
+            ls.publish(path, ls.findings.for_file(path))
 
 
 def enable_pull_diagnostics(server: AlbedoLanguageServer) -> None:
@@ -76,7 +76,7 @@ def enable_pull_diagnostics(server: AlbedoLanguageServer) -> None:
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[], result_id=result_id(()))
-        found = ls.diagnostics_for(path)
+        found = ls.findings.for_file(path)
         converter = ls.converter()
         key = converter.key(path, found)  # what the items depend on: unchanged key, unchanged report
         if params.previous_result_id == (report_id := result_id(key)):
@@ -89,12 +89,10 @@ def enable_pull_diagnostics(server: AlbedoLanguageServer) -> None:
     ) -> types.WorkspaceDiagnosticReport:
         previous = {item.uri: item.value for item in params.previous_result_ids}
         items: list = []
-        current = ls.all_diagnostics()
         # files reported before that have nothing now get an empty report, so the client clears them
-        gone = {path: () for path in ls.pulled_paths - current.keys()}
-        ls.pulled_paths = {path for path, found in current.items() if found}
+        reported = ls.delivered.pulled(ls.findings.everything())
         converter = ls.converter()
-        for path, found in sorted({**current, **gone}.items()):
+        for path, found in sorted(reported.items()):
             uri = path_to_uri(path)
             opened = ls.open_text(path)
             version = opened[1] if opened else None

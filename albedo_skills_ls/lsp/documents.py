@@ -4,8 +4,8 @@ Part of the server core (it imports no feature module). `kind_of` is the one pla
 document is a `SKILL.md`, a chat buffer or neither; the server core and every feature ask it.
 
 Every editor feature (completion, hover, actions, links, symbols) starts the same way: find the open
-buffer, decide whether it is a `SKILL.md` or a chat buffer, and turn the client's position (UTF-16 by
-default) into the engine's code-point position. Errors inside a feature are logged and answered with an
+buffer, decide whether it is a `SKILL.md` or a chat buffer, and answer for that kind (`by_kind`, written
+once); then it turns the client's position (UTF-16 by default) into the engine's code-point position. Errors inside a feature are logged and answered with an
 error that names the feature, never with a crash (`isolated`).
 """
 
@@ -16,7 +16,7 @@ import functools
 import logging
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, TypeVar
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -24,8 +24,9 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 
 from ..skills.discovery import SKILL_FILE
 from ..skills.frontmatter import lines_of
-from .convert import LineSource, from_client_character, to_lsp_range, uri_to_path
+from .convert import LineSource, from_client_character, to_lsp_range
 from .settings import Settings
+from .uris import path_to_uri, uri_to_path
 
 log = logging.getLogger("albedo_skills_ls")
 
@@ -73,6 +74,38 @@ def _document(ls: Any, uri: str) -> Any:
     return ls.workspace.text_documents.get(unquote(uri))
 
 
+def _uri_of_open(ls: Any, path: str) -> str | None:
+    """The key under which the client's open buffer of `path` is kept: the URI as we write it, else any URI
+    naming the same path (a Windows client may spell the drive `C:` or `c%3A` where we write `c:`)."""
+    documents = ls.workspace.text_documents
+    uri = unquote(path_to_uri(path))
+    if uri in documents:
+        return uri
+    return next((key for key in list(documents) if uri_to_path(key) == path), None)
+
+
+def open_text(ls: Any, path: str) -> tuple[str, int | None] | None:
+    """An open buffer's text and version, found by its file's path; None when the file is not open."""
+    uri = _uri_of_open(ls, path)
+    if uri is None:
+        return None
+    document = ls.workspace.text_documents[uri]
+    return document.source, document.version
+
+
+def document_at(ls: Any, path: str) -> OpenDocument | None:
+    """`open_document` found by the file's path."""
+    if not ls.settings.enable:
+        return None
+    key = _uri_of_open(ls, path)
+    return _described(ls, path_to_uri(path), ls.workspace.text_documents[key]) if key is not None else None
+
+
+def open_paths(ls: Any) -> list[str]:
+    """The files of the open documents (an `untitled:` buffer has none)."""
+    return [path for uri in list(ls.workspace.text_documents) if (path := uri_to_path(uri))]
+
+
 def is_skill_file(uri: str) -> bool:
     """A document named `SKILL.md`, open or not: its name alone decides."""
     return base_name(uri) == SKILL_FILE
@@ -95,13 +128,42 @@ def open_document(ls: Any, uri: str) -> OpenDocument | None:
     """The open buffer at `uri`, or None (also when the extension is disabled)."""
     if not ls.settings.enable:
         return None
-    document = _document(ls, uri)
+    return _described(ls, uri, _document(ls, uri))
+
+
+def _described(ls: Any, uri: str, document: Any) -> OpenDocument | None:
     if document is None:
         return None
     language_id = getattr(document, "language_id", None)
     return OpenDocument(
         uri, uri_to_path(uri), document.source, document.version, language_id, kind_of(uri, language_id, ls.settings)
     )
+
+
+T = TypeVar("T")
+
+
+def by_kind(
+    ls: Any,
+    uri: str,
+    otherwise: T,
+    *,
+    skill: Callable[[OpenDocument], T] | None = None,
+    chat: Callable[[OpenDocument], T] | None = None,
+    skill_needs_file: bool = True,
+) -> T:
+    """The prologue every editor feature shares: the open buffer at `uri`, answered by `skill(document)`
+    for a `SKILL.md` or `chat(document)` for a chat buffer; `otherwise` when it is not open, the extension is
+    disabled, or the feature does not serve its kind. A `SKILL.md` without a file (an `untitled:` buffer)
+    goes to `skill` only when the feature needs no folder (`skill_needs_file=False`: hover, symbols)."""
+    document = open_document(ls, uri)
+    if document is None:
+        return otherwise
+    if document.kind == "skill" and skill is not None and (document.path is not None or not skill_needs_file):
+        return skill(document)
+    if document.kind == "chat" and chat is not None:
+        return chat(document)
+    return otherwise
 
 
 def isolated(handler: Callable[..., Any]) -> Callable[..., Any]:

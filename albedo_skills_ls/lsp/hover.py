@@ -1,5 +1,5 @@
-"""`textDocument/hover`: frontmatter keys of a SKILL.md, which agents load it (on the opening `---`), and
-`/commands` in chat buffers."""
+"""`textDocument/hover`: frontmatter keys of a SKILL.md, which agents load it (on the opening `---`), a
+security finding (in a SKILL.md or a file a skill bundles), and `/commands` in chat buffers."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from lsprotocol import types
 from ..skills import authoring
 from ..skills.model import Range
 from . import chat
-from .documents import OpenDocument, isolated, markup, open_document
+from .documents import OpenDocument, by_kind, isolated, markup, open_document
 from .server import AlbedoLanguageServer
 
 OPENING = "---"
@@ -24,7 +24,7 @@ def agents_hover(ls: AlbedoLanguageServer, document: OpenDocument) -> types.Hove
         return None
     from ..skills.hosts.table import markdown_for_file
 
-    report = ls.host_findings.report(ls.session_for(path).workspace, ls.home(), None)
+    report = ls.findings.host_findings.report(ls.workspaces.session_for(path).workspace, ls.settings.home_folder(), None)
     markdown = markdown_for_file(report, path)
     if markdown is None:
         return None
@@ -38,13 +38,31 @@ def security_hover(ls: AlbedoLanguageServer, document: OpenDocument, position: t
     from ..skills.model import Position
     from ..skills.security.explain import findings_at, hover_markdown
 
-    assert document.path is not None
+    if document.path is None:
+        return None
     here = Position(position.line, document.character(position, ls.encoding))
-    found = findings_at(ls.diagnostics_for(document.path), here)
+    found = findings_at(ls.findings.for_file(document.path), here)
     if not found:
         return None
     where = document.to_lsp(found[0].range, ls.encoding)
     return types.Hover(contents=markup(ls, hover_markdown(found), "hover"), range=where)
+
+
+def skill_hover(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> types.Hover | None:
+    """Which agents load the skill (on the opening `---`), else a security finding, else the frontmatter key
+    under the cursor."""
+    if position.line == 0 and document.path is not None:
+        agents = agents_hover(ls, document)
+        if agents is not None:
+            return agents
+    security = security_hover(ls, document, position)
+    if security is not None:
+        return security
+    found = authoring.hover_field(document.text, position.line, document.character(position, ls.encoding))
+    if found is None:
+        return None
+    markdown, where = found
+    return types.Hover(contents=markup(ls, markdown, "hover"), range=document.to_lsp(where, ls.encoding))
 
 
 def register(server: AlbedoLanguageServer) -> None:
@@ -52,27 +70,13 @@ def register(server: AlbedoLanguageServer) -> None:
     @isolated
     def hover(ls: AlbedoLanguageServer, params: types.HoverParams) -> types.Hover | None:
         document = open_document(ls, params.text_document.uri)
-        if document is None:
-            return None
-        if document.kind == "chat":
-            return chat.hover(ls, document, params.position)
-        if document.kind == "skill" and params.position.line == 0 and document.path is not None:
-            agents = agents_hover(ls, document)
-            if agents is not None:
-                return agents
-        if document.path is not None and (document.kind == "skill" or ls.bundled(document.path)):
-            security = security_hover(ls, document, params.position)
-            if security is not None:
-                return security
-        if document.kind != "skill":
-            return None
-        found = authoring.hover_field(
-            document.text, params.position.line, document.character(params.position, ls.encoding)
-        )
-        if found is None:
-            return None
-        markdown, where = found
-        return types.Hover(
-            contents=markup(ls, markdown, "hover"),
-            range=document.to_lsp(where, ls.encoding),
+        if document is not None and document.kind is None and document.path and ls.findings.bundled(document.path):
+            return security_hover(ls, document, params.position)  # a file a skill bundles
+        return by_kind(
+            ls,
+            params.text_document.uri,
+            None,
+            skill=lambda document: skill_hover(ls, document, params.position),
+            chat=lambda document: chat.hover(ls, document, params.position),
+            skill_needs_file=False,
         )

@@ -12,7 +12,7 @@ from .server import AlbedoLanguageServer, log
 async def reregister_watchers(ls: AlbedoLanguageServer) -> None:
     """Folders or roots changed: watch the new set. A client that refuses still gets reloads on demand."""
     try:
-        await ls.register_watchers()
+        await ls.watchers.register(ls)
     except Exception as exc:
         log.warning("could not register file watchers: %s", exc)
 
@@ -32,9 +32,9 @@ def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     async def folders_changed(ls: AlbedoLanguageServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
         # pygls has already updated `ls.workspace.folders`; keep sessions for folders that stayed.
-        ls.rebuild_sessions()
+        ls.workspaces.rebuild()
         if ls.settings.enable:
-            for session in ls.sessions:
+            for session in ls.workspaces.sessions:
                 session.snapshot  # discovers new sessions once; existing ones keep their snapshot
         ls.refresh_diagnostics()
         await reregister_watchers(ls)

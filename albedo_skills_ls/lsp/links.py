@@ -11,9 +11,9 @@ from lsprotocol import types
 
 from ..skills import references
 from . import chat
-from .convert import path_to_uri
-from .documents import OpenDocument, isolated, open_document
+from .documents import OpenDocument, by_kind, isolated
 from .server import AlbedoLanguageServer
+from .uris import path_to_uri
 
 
 def _links(document: OpenDocument) -> list[references.Link]:
@@ -21,36 +21,43 @@ def _links(document: OpenDocument) -> list[references.Link]:
     return references.document_links(document.path, document.text)
 
 
+def skill_links(ls: AlbedoLanguageServer, document: OpenDocument) -> list[types.DocumentLink]:
+    return [
+        types.DocumentLink(
+            range=document.to_lsp(link.reference.range, ls.encoding),
+            target=path_to_uri(link.target),
+            tooltip=f"Open {link.reference.target}" if ls.client.link_tooltips else None,
+        )
+        for link in _links(document)
+    ]
+
+
+def reference_definition(
+    ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position
+) -> types.Location | None:
+    """On a reference that resolves, the start of the file it names."""
+    character = document.character(position, ls.encoding)
+    for link in _links(document):
+        where = link.reference.range
+        if where.start.line == position.line and where.start.character <= character <= where.end.character:
+            start = types.Position(line=0, character=0)
+            return types.Location(uri=path_to_uri(link.target), range=types.Range(start=start, end=start))
+    return None
+
+
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))
     @isolated
     def document_link(ls: AlbedoLanguageServer, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
-        document = open_document(ls, params.text_document.uri)
-        if document is None or document.kind != "skill" or document.path is None:
-            return []
-        return [
-            types.DocumentLink(
-                range=document.to_lsp(link.reference.range, ls.encoding),
-                target=path_to_uri(link.target),
-                tooltip=f"Open {link.reference.target}" if ls.client.link_tooltips else None,
-            )
-            for link in _links(document)
-        ]
+        return by_kind(ls, params.text_document.uri, [], skill=lambda document: skill_links(ls, document))
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @isolated
     def definition(ls: AlbedoLanguageServer, params: types.DefinitionParams) -> types.Location | None:
-        document = open_document(ls, params.text_document.uri)
-        if document is None:
-            return None
-        if document.kind == "chat":
-            return chat.definition(ls, document, params.position)
-        if document.kind != "skill" or document.path is None:
-            return None
-        character = document.character(params.position, ls.encoding)
-        for link in _links(document):
-            where = link.reference.range
-            if where.start.line == params.position.line and where.start.character <= character <= where.end.character:
-                start = types.Position(line=0, character=0)
-                return types.Location(uri=path_to_uri(link.target), range=types.Range(start=start, end=start))
-        return None
+        return by_kind(
+            ls,
+            params.text_document.uri,
+            None,
+            skill=lambda document: reference_definition(ls, document, params.position),
+            chat=lambda document: chat.definition(ls, document, params.position),
+        )

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import argparse
 
 MAX_PORT = 65535
+EXIT_UNTESTED_PYGLS = 4  # the installed pygls lacks an internal the server relies on (lsp/pygls_internals.py)
 
 # The options' values when the command line does not set them: argparse's defaults and the fast path's.
 DEFAULTS = {"stdio": False, "tcp": None, "log_file": None, "verbose": 0}
@@ -80,9 +81,15 @@ def main(argv: list[str] | None = None) -> int:
     # more than our own modules do. Collect nothing during start-up, then freeze what was built so later
     # collections skip it (see benchmarks/: start to `initialize` result).
     gc.disable()
-    from .app import create_server  # imported late: --version and --help stay instant
+    try:
+        from .app import create_server  # imported late: --version and --help stay instant
 
-    server = create_server()
+        server = create_server()
+    except Exception as exc:
+        if type(exc).__name__ != "PyglsInternalsMissing":  # its module may be the import that failed
+            raise
+        print(f"albedo-skills-ls: {exc}", file=sys.stderr)
+        return EXIT_UNTESTED_PYGLS
     from .commands import RouteRefusalsLogged
 
     logging.getLogger("pygls.protocol.json_rpc").addFilter(RouteRefusalsLogged())

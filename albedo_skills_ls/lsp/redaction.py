@@ -1,4 +1,4 @@
-"""Logs hold sizes and names, never contents, at every level (issue 11 item 10).
+"""Logs hold sizes and names, never contents, at every level (docs/design.md#8-trust-boundaries).
 
 pygls logs whole message bodies and parameters (at INFO: every message sent, so every page `skills.read`
 returned; at DEBUG: every notification's parameters, so every edited document; at ERROR: the parameters

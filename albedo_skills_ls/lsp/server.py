@@ -1,46 +1,43 @@
-"""The server core: sessions (one per workspace folder), settings, reloads and diagnostics delivery.
+"""The server core's wiring: the pygls server holding the state objects, and *when* things are computed.
 
-The server owns no rules. It keeps one `SkillsSession` per workspace folder (the engine's snapshot holder),
-turns engine values into LSP values, and decides *when* to compute: at `initialized`, on a debounced
-reload after file events, and on a short debounce after each keystroke in an open `SKILL.md`.
+The server owns no rules and little state of its own. The state lives in plain objects it holds:
+`workspaces` (one `SkillsSession` per workspace folder, `workspaces.py`), `findings` (each file's
+diagnostics by its kind, `findings.py`), `delivered` (what the client holds, `delivery.py`), `watchers`
+(`watchers.py`) and `client` (what the client can do, resolved once at `initialize`, `client.py`). This class
+connects them to pygls and decides when to compute: at `initialized`, on a debounced reload after file
+events, and on a short debounce after each keystroke in an open `SKILL.md`.
 It imports no feature module: features register their handlers on it (`register(server)` in each feature
-module) and `app.create_server()` assembles the two. What the client can do is `self.client`, resolved once
-at `initialize` (`client.ClientFeatures`).
+module) and `app.create_server()` assembles the two.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import uuid
-from typing import Any, Callable, Mapping
-from urllib.parse import unquote
+from typing import Any, Callable
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from ..skills import slash
-from ..skills.catalog import SkillsSession, bounded_file_diagnostics, check_buffer, placement
-from ..skills.discovery import WORKSPACE_ROOTS, USER_ROOTS
-from ..skills.model import Catalog, Diagnostic
-from ..skills.paths import is_within
+from ..skills.model import Diagnostic
 from . import settings as settings_module
 from .client import ClientFeatures
-from .convert import path_to_uri, uri_to_path
-from .delivery import Converter, Rendering
-from .documents import Kind, open_document
-from .host_findings import HostFindings
-from .security_findings import SecurityFindings, bundling_folder, policy_of
-from .protocol import AlbedoProtocol
+from .client_log import ClientLogHandler, set_client_level
+from .delivery import Converter, Delivered, Rendering
+from .documents import document_at, open_paths, open_text
+from .findings import Findings
+from .pygls_internals import AlbedoProtocol
 from .settings import Settings
+from .watchers import Watchers
+from .workspaces import Workspaces
+from .uris import path_to_uri, uri_to_path
 
 log = logging.getLogger("albedo_skills_ls")
 
 LIVE_DEBOUNCE_SECONDS = 0.1  # after a keystroke in an open SKILL.md
 RELOAD_DEBOUNCE_SECONDS = 0.2  # after file events: a storm of them costs one reload
-WATCHER_REGISTRATION_ID = "albedo-skills-watchers"
 CATALOG_CHANGED = "albedoSkills/catalogChanged"
 
 
@@ -49,20 +46,18 @@ class AlbedoLanguageServer(LanguageServer):
         super().__init__("albedo-skills-ls", __version__, protocol_cls=AlbedoProtocol)
         self.settings = Settings()
         self.client = ClientFeatures()  # until `initialize` says more: see `take_client`
-        self.sessions: list[SkillsSession] = []
-        # push mode: what each file last received, so only changes are sent and stale files are cleared
-        self.published: dict[str, Rendering] = {}
-        # pull mode: files whose last workspace report had diagnostics
-        self.pulled_paths: set[str] = set()
+        self.workspaces = Workspaces(self.folder_paths, lambda: self.settings)
+        self.findings = Findings(
+            self.workspaces, lambda: self.settings, lambda path: document_at(self, path), lambda: open_paths(self)
+        )
+        self.delivered = Delivered()
+        self.watchers = Watchers()
         self._live_timers: dict[str, asyncio.TimerHandle] = {}
         self._reload_timer: asyncio.TimerHandle | None = None
-        self._watchers_registered = False
         self._log_handler: ClientLogHandler | None = None
         self.ready = asyncio.Event()  # set once the first discovery finished (tests and requests wait on it)
-        self.host_findings = HostFindings()  # other agents' verdicts (`albedoSkills.hosts`, the hover)
-        self.security_findings = SecurityFindings()  # the security reading (`albedoSkills.security.*`)
 
-    # --- the client --------------------------------------------------------------------------------------
+    # --- the client and its documents ----------------------------------------------------------------------
 
     def take_client(self, capabilities: types.ClientCapabilities) -> None:
         """`initialize`: what the client can do, read once; handlers read `self.client` from then on."""
@@ -76,8 +71,6 @@ class AlbedoLanguageServer(LanguageServer):
     def pull_diagnostics(self) -> bool:
         return self.client.pull_diagnostics
 
-    # --- sessions ----------------------------------------------------------------------------------------
-
     def folder_paths(self) -> list[str | None]:
         """Workspace folders in the client's order; with none, one session over the user roots alone."""
         paths = [uri_to_path(folder.uri) for folder in self.workspace.folders.values()]
@@ -88,49 +81,15 @@ class AlbedoLanguageServer(LanguageServer):
                 found = [root]
         return list(dict.fromkeys(found)) or [None]
 
-    def rebuild_sessions(self) -> None:
-        """Sessions for the current folders and settings; kept where nothing that matters changed."""
-        current = {session.workspace: session for session in self.sessions}
-        wanted = []
-        for folder in self.folder_paths():
-            key = os.path.abspath(folder) if folder else None
-            session = current.get(key)
-            if session is None or (session.user_roots, session.home, session.builtins) != self.settings.discovery_key():
-                session = SkillsSession(
-                    folder,
-                    self.settings.home,
-                    user_roots=self.settings.user_roots,
-                    builtins=self.settings.builtin_commands,
-                )
-            wanted.append(session)
-        self.sessions = wanted
+    def open_text(self, path: str) -> tuple[str, int | None] | None:
+        """An open buffer's text and version (`documents.open_text`)."""
+        return open_text(self, path)
 
-    def primary(self) -> SkillsSession:
-        if not self.sessions:
-            self.rebuild_sessions()
-        return self.sessions[0]
-
-    def session_for(self, path: str | None) -> SkillsSession:
-        """The session of the folder containing `path` (the deepest), else the first one."""
-        best: SkillsSession | None = None
-        if path:
-            for session in self.sessions:
-                root = session.workspace
-                if root and is_within(path, root):
-                    if best is None or len(root) > len(best.workspace or ""):
-                        best = session
-        return best or self.primary()
-
-    def session_placing(self, path: str) -> SkillsSession:
-        """The session whose roots hold this `SKILL.md` (user roots: the first session), else `session_for`."""
-        for session in self.sessions:
-            if placement(session.snapshot, path) is not None:
-                return session
-        return self.session_for(path)
+    # --- reloads ---------------------------------------------------------------------------------------------
 
     def reload_all(self) -> list[dict[str, Any]]:
         """Discovery again for every session (each swaps its own snapshot), then diagnostics follow."""
-        summaries = [session.reload() for session in self.sessions]
+        summaries = self.workspaces.reload_all()
         self.refresh_diagnostics()
         return summaries
 
@@ -144,103 +103,13 @@ class AlbedoLanguageServer(LanguageServer):
         self._reload_timer = None
         guarded(self.reload_all, "reload")
 
-    # --- diagnostics -------------------------------------------------------------------------------------
-
-    def open_text(self, path: str) -> tuple[str, int | None] | None:
-        """An open buffer's text and version, keyed the way pygls keys documents."""
-        # pygls keys documents by the percent-decoded URI (a folder with a space is `%20` in a URI)
-        document = self.workspace.text_documents.get(unquote(path_to_uri(path)))
-        if document is None:
-            return None
-        return document.source, document.version
-
-    def open_kind(self, path: str) -> Kind | None:
-        """The kind of the open buffer of this file (`documents.kind_of`), None when it is not open."""
-        document = open_document(self, path_to_uri(path))
-        return document.kind if document else None
-
-    def diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
-        """What the editor shows for one file now: bounded (skills/limits.py MAX_FILE_DIAGNOSTICS)."""
-        return bounded_file_diagnostics(path, self._all_diagnostics_for(path))
-
-    def _all_diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
-        """Albedo's findings for one file, then the chosen agents' refusals (`albedoSkills.hosts`)."""
-        own = self._own_diagnostics_for(path)
-        if not self.settings.enable or not self.settings.hosts:
-            return own
-        return own + self.hosts_diagnostics(self.session_for(path)).get(path, ())
-
-    def home(self) -> str:
-        return os.path.abspath(self.settings.home or os.path.expanduser("~"))
-
-    def hosts_diagnostics(self, session: SkillsSession) -> dict[str, tuple[Diagnostic, ...]]:
-        return self.host_findings.diagnostics(session.workspace, self.home(), self.settings.hosts)
-
-    def _own_diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
-        """One file's diagnostics now: an open buffer is checked from its text, any other from the snapshot;
-        then the security reading's, of the same text."""
-        if not self.settings.enable:
-            return ()
-        document = open_document(self, path_to_uri(path))
-        policy = policy_of(self.settings)
-        if document is not None and document.kind == "skill":
-            own = check_buffer(self.session_placing(path).snapshot, path, document.text)
-            return by_position(own + self.security_findings.in_buffer(path, document.text, "skill", policy))
-        if document is not None and document.kind == "chat":  # its `/commands`, against its folder's catalog
-            return slash.check_chat(self.session_for(path).snapshot, path, document.text)
-        if document is not None and self.bundled(path):  # a file a skill bundles, open: its unsaved text
-            return self.security_findings.in_buffer(path, document.text, "bundled", policy)
-        found: tuple[Diagnostic, ...] = ()
-        for session in self.sessions:
-            known = session.snapshot.file_diagnostics.get(path)
-            if known is not None:
-                found = known
-                break
-        for session in self.sessions:
-            security = self.security_on_disk(session).get(path)
-            if security:
-                return by_position(found + security)
-        return found
-
-    def security_on_disk(self, session: SkillsSession) -> Mapping[str, tuple[Diagnostic, ...]]:
-        """The security reading of a folder's workspace skills as saved, per file."""
-        return self.security_findings.on_disk(session.workspace, session.snapshot, policy_of(self.settings))
-
-    def bundled(self, path: str) -> bool:
-        """Whether `path` is a file some skill of the catalogs bundles (checked live when open)."""
-        return bundling_folder([session.snapshot for session in self.sessions], path) is not None
-
-    def checks_live(self, path: str) -> bool:
-        """Whether an open file is checked as typed: a SKILL.md, a chat buffer, or a file a skill bundles
-        while the security reading is on."""
-        return self.open_kind(path) is not None or (self.settings.security and self.bundled(path))
-
-    def all_diagnostics(self) -> dict[str, tuple[Diagnostic, ...]]:
-        """Every file known to any snapshot, plus open `SKILL.md` and chat buffers (first session wins shared
-        files)."""
-        if not self.settings.enable:
-            return {}
-        paths: dict[str, None] = {}
-        for session in self.sessions:
-            paths.update(dict.fromkeys(session.snapshot.file_diagnostics))
-            if self.settings.hosts:  # files only other agents read (.claude/skills...) have findings too
-                paths.update(dict.fromkeys(self.hosts_diagnostics(session)))
-            paths.update(dict.fromkeys(self.security_on_disk(session)))  # bundled files too
-        for uri in list(self.workspace.text_documents):
-            path = uri_to_path(uri)
-            if path and self.checks_live(path):
-                paths[path] = None
-        return {path: self.diagnostics_for(path) for path in paths}
+    # --- diagnostics delivery --------------------------------------------------------------------------------
 
     def converter(self) -> Converter:
         return Converter(self.encoding, self.open_text)
 
-    def rendering(self, path: str, found: tuple[Diagnostic, ...]) -> Rendering:
-        """One file's diagnostics as a client receives them, with the key they depend on (`delivery`)."""
-        return self.converter().render(path, found)
-
     def publish(self, path: str, found: tuple[Diagnostic, ...]) -> None:
-        self.send(path, self.rendering(path, found))
+        self.send(path, self.converter().render(path, found))
 
     def send(self, path: str, rendering: Rendering) -> None:
         opened = self.open_text(path)
@@ -249,46 +118,27 @@ class AlbedoLanguageServer(LanguageServer):
                 uri=path_to_uri(path), diagnostics=rendering.items, version=opened[1] if opened else None
             )
         )
-        self.remember(path, rendering)
-
-    def remember(self, path: str, rendering: Rendering) -> None:
-        if rendering.items:
-            self.published[path] = rendering
-        else:
-            self.published.pop(path, None)
+        self.delivered.remember(path, rendering)
 
     def refresh_diagnostics(self, reason: str = "reload") -> None:
         """After a reload or a settings change: push what changed (and clear what went), or ask pullers to
         pull; then announce `albedoSkills/catalogChanged`, after every diagnostic it implies was sent.
         "What changed" is what the client would receive, not the engine's values (`delivery`)."""
-        self.host_findings.clear()  # the disk or the settings changed: other agents' verdicts are read again
-        self.security_findings.clear()  # and the security reading of the files as saved
+        self.findings.clear()
         if self.pull_diagnostics:
             if self.client.diagnostic_refresh:
                 self.workspace_diagnostic_refresh(None)
         else:
-            wanted = self.all_diagnostics()
-            converter = self.converter()
-            for path in sorted(set(wanted) | set(self.published)):
-                rendering, changed = converter.refreshed(path, wanted.get(path, ()), self.published.get(path))
-                if changed:
-                    self.send(path, rendering)
-                else:
-                    self.remember(path, rendering)
+            for path, rendering in self.delivered.changes(self.findings.everything(), self.converter()):
+                self.send(path, rendering)
         self.announce(reason)
 
     def announce(self, reason: str) -> None:
         """A custom notification clients (and tests) can wait on instead of guessing with timers."""
-        snapshots = [session.snapshot for session in self.sessions] if self.settings.enable else []
-        self.protocol.notify(
-            CATALOG_CHANGED,
-            {
-                "reason": reason,
-                "enabled": self.settings.enable,
-                "skills": sum(len(snapshot.skills) for snapshot in snapshots),
-                "diagnostics": sum(len(snapshot.diagnostics) for snapshot in snapshots),
-            },
-        )
+        enabled = self.settings.enable
+        skills, diagnostics = self.workspaces.counts() if enabled else (0, 0)
+        payload = {"reason": reason, "enabled": enabled, "skills": skills, "diagnostics": diagnostics}
+        self.protocol.notify(CATALOG_CHANGED, payload)
 
     def schedule_live_check(self, path: str) -> None:
         """Re-check an edited buffer once typing pauses (push clients; pull clients ask by themselves)."""
@@ -302,9 +152,9 @@ class AlbedoLanguageServer(LanguageServer):
 
     def _live_check(self, path: str) -> None:
         self._live_timers.pop(path, None)
-        guarded(lambda: self.publish(path, self.diagnostics_for(path)), "live diagnostics")
+        guarded(lambda: self.publish(path, self.findings.for_file(path)), "live diagnostics")
 
-    # --- settings ----------------------------------------------------------------------------------------
+    # --- settings --------------------------------------------------------------------------------------------
 
     def apply_settings(self, new: Settings) -> None:
         """Take new settings: report invalid values, rebuild what they change, republish."""
@@ -316,17 +166,13 @@ class AlbedoLanguageServer(LanguageServer):
             if problem not in old.problems:
                 self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
         if self._log_handler is not None:
-            self._set_client_log_level(new.log_level)
+            set_client_level(self._log_handler, new.log_level)
         if not self.ready.is_set():
             return  # still starting: `start_sessions` discovers with these settings
         if old.discovery_key() != new.discovery_key():
-            self.rebuild_sessions()
-            if new.enable:
-                for session in self.sessions:
-                    session.reload()
-        elif new.enable and not old.enable:
-            for session in self.sessions:  # the disk may have changed while we were off
-                session.reload()
+            self.workspaces.rebuild()
+        if new.enable and (old.discovery_key() != new.discovery_key() or not old.enable):
+            self.workspaces.reload_all()  # new roots, or the disk may have changed while we were off
         if old != new:
             self.refresh_diagnostics("settings")
 
@@ -343,119 +189,46 @@ class AlbedoLanguageServer(LanguageServer):
         if result and isinstance(result[0], dict):
             self.apply_settings(settings_module.parse(result[0], self.settings))
 
-    # --- file watching -----------------------------------------------------------------------------------
-
-    def watcher_globs(self) -> list[types.FileSystemWatcher]:
-        """Watch the five roots (user roots too) for any change below them."""
-        relative = self.client.relative_watcher_patterns
-        bases: list[tuple[str, str]] = []
-        for session in self.sessions:
-            if session.workspace:
-                bases += [(session.workspace, rel) for rel, _scope in WORKSPACE_ROOTS]
-        if self.settings.user_roots:
-            home = os.path.abspath(self.settings.home or os.path.expanduser("~"))
-            bases += [(home, rel) for rel, _scope in USER_ROOTS]
-        watchers = []
-        for base, rel in dict.fromkeys(bases):
-            if relative:
-                pattern: Any = types.RelativePattern(base_uri=path_to_uri(base), pattern=f"{rel}/**")
-            else:
-                pattern = f"{base}/{rel}/**"
-            watchers.append(types.FileSystemWatcher(glob_pattern=pattern))
-        return watchers
-
-    async def register_watchers(self) -> None:
-        if not self.client.watcher_registration:
-            return
-        if self._watchers_registered:
-            await self.client_unregister_capability_async(
-                types.UnregistrationParams(
-                    unregisterations=[
-                        types.Unregistration(
-                            id=WATCHER_REGISTRATION_ID, method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES
-                        )
-                    ]
-                )
-            )
-        await self.client_register_capability_async(
-            types.RegistrationParams(
-                registrations=[
-                    types.Registration(
-                        id=WATCHER_REGISTRATION_ID,
-                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                        register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                            watchers=self.watcher_globs()
-                        ),
-                    )
-                ]
-            )
-        )
-        self._watchers_registered = True
-
-    # --- logs ------------------------------------------------------------------------------------------
-
     def forward_logs(self) -> None:
         """Send our own log records at or above `albedoSkills.logLevel` to the client's log."""
         self._log_handler = ClientLogHandler(self)
-        self._set_client_log_level(self.settings.log_level)
+        set_client_level(self._log_handler, self.settings.log_level)
         log.addHandler(self._log_handler)
 
-    def _set_client_log_level(self, name: str) -> None:
-        """The client's log gets records from `name` up; stderr's handler keeps its own level (`-v`), so our
-        logger lets through whatever either wants."""
-        level = _LEVELS.get(name, logging.INFO)
-        self._log_handler.setLevel(level)
-        log.setLevel(min(level, logging.getLogger().getEffectiveLevel()))
-
-    # --- start-up ----------------------------------------------------------------------------------------
+    # --- start-up --------------------------------------------------------------------------------------------
 
     async def start_sessions(self) -> None:
         """`initialized`: settings, discovery for every session (with progress), diagnostics, watchers."""
         await self.pull_configuration()
-        self.rebuild_sessions()
+        self.workspaces.rebuild()
+        sessions = self.workspaces.sessions
         token: str | None = None
         if self.client.work_done_progress:
             token = str(uuid.uuid4())
             try:
                 await self.work_done_progress.create_async(token)
-                self.work_done_progress.begin(
-                    token, types.WorkDoneProgressBegin(title="Albedo skills", message="discovering skills")
-                )
+                begin = types.WorkDoneProgressBegin(title="Albedo skills", message="discovering skills")
+                self.work_done_progress.begin(token, begin)
             except Exception as exc:
                 log.debug("no progress: %s", exc)
                 token = None
-        for index, session in enumerate(self.sessions):
+        for index, session in enumerate(sessions):
             if self.settings.enable:
                 session.reload()
             if token:
-                self.work_done_progress.report(
-                    token,
-                    types.WorkDoneProgressReport(
-                        message=f"{session.workspace or 'user roots'}",
-                        percentage=int(100 * (index + 1) / len(self.sessions)),
-                    ),
-                )
+                percentage = int(100 * (index + 1) / len(sessions))
+                report = types.WorkDoneProgressReport(message=f"{session.workspace or 'user roots'}", percentage=percentage)
+                self.work_done_progress.report(token, report)
         if token:
-            snapshots = [session.snapshot for session in self.sessions]
-            self.work_done_progress.end(
-                token, types.WorkDoneProgressEnd(message=summary_line(snapshots))
-            )
+            skills, diagnostics = self.workspaces.counts()
+            end = types.WorkDoneProgressEnd(message=f"{skills} skill(s), {diagnostics} diagnostic(s)")
+            self.work_done_progress.end(token, end)
         try:
-            await self.register_watchers()
+            await self.watchers.register(self)
         except Exception as exc:
             log.warning("could not register file watchers: %s", exc)
         self.ready.set()
         self.refresh_diagnostics("initialized")
-
-
-def by_position(found: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
-    return tuple(sorted(found, key=lambda diagnostic: diagnostic.sort_key))
-
-
-def summary_line(snapshots: list[Catalog]) -> str:
-    skills = sum(len(snapshot.skills) for snapshot in snapshots)
-    diagnostics = sum(len(snapshot.diagnostics) for snapshot in snapshots)
-    return f"{skills} skill(s), {diagnostics} diagnostic(s)"
 
 
 def guarded(action: Callable[[], Any], what: str) -> Any:
@@ -465,35 +238,3 @@ def guarded(action: Callable[[], Any], what: str) -> Any:
     except Exception:
         log.exception("%s failed", what)
         return None
-
-
-# --- logs to the client ----------------------------------------------------------------------------------
-
-_LEVELS = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO, "debug": logging.DEBUG}
-_MESSAGE_TYPES = {
-    logging.ERROR: types.MessageType.Error,
-    logging.WARNING: types.MessageType.Warning,
-    logging.INFO: types.MessageType.Info,
-    logging.DEBUG: types.MessageType.Log,
-}
-
-
-class ClientLogHandler(logging.Handler):
-    """Forwards our own log records at or above `logLevel` to `window/logMessage`."""
-
-    def __init__(self, server: AlbedoLanguageServer) -> None:
-        super().__init__(logging.INFO)
-        self.server = server
-        self._sending = False
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if self._sending or self.server.protocol.writer is None:
-            return
-        self._sending = True  # a failure while sending must not log its way back in here
-        try:
-            kind = _MESSAGE_TYPES.get(record.levelno, types.MessageType.Log)
-            self.server.window_log_message(types.LogMessageParams(type=kind, message=self.format(record)))
-        except Exception:
-            pass
-        finally:
-            self._sending = False

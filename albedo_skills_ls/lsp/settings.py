@@ -1,13 +1,19 @@
-"""The `albedoSkills` settings: typed, validated, with documented defaults.
+"""The `albedoSkills` settings, declared once: each one's name, type and default are here and nowhere else
+(docs/design.md#12-settings-one-declaration).
 
-Values come from `initializationOptions` and `workspace/configuration`. An invalid value is reported (the
-caller shows it with `window/showMessage`) and its default is used instead; the other values still apply.
+`Settings` holds the values and their defaults; `SETTINGS` names each as users write it, with its JSON type
+and its validator. VS Code's `package.json` (`contributes.configuration`) is checked against `schema()` by
+tests/unit/test_setting_defaults.py; the Neovim and Emacs clients send only what the person set, so the
+server's defaults apply. Values come from `initializationOptions` and `workspace/configuration`. An invalid
+value is reported (the caller shows it with `window/showMessage`) and its default is used instead; the
+other values still apply.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
 SECTION = "albedoSkills"
 
@@ -41,8 +47,11 @@ class Settings:
         """The settings that change what discovery finds: a change to any of them means a reload."""
         return (self.user_roots, self.home, self.builtin_commands)
 
+    def home_folder(self) -> str:
+        """The home whose user roots are read: the `home` setting, else the process's home directory."""
+        return os.path.abspath(self.home or os.path.expanduser("~"))
 
-# setting name (as written by users) -> (field, validator)
+
 def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
         raise ValueError("expected true or false")
@@ -95,22 +104,71 @@ def _level(value: Any) -> str:
     return value
 
 
-_KEYS = {
-    "enable": ("enable", _bool),
-    "userRoots": ("user_roots", _bool),
-    "home": ("home", _path),
-    "autoReload": ("auto_reload", _bool),
-    "builtinCommands": ("builtin_commands", _commands),
-    "chat.languageIds": ("chat_language_ids", _names),
-    "chat.filePatterns": ("chat_file_patterns", _names),
-    "logLevel": ("log_level", _level),
-    "hosts": ("hosts", _hosts),
-    "security.enable": ("security", _bool),
-    "security.disabledCodes": ("security_disabled_codes", _security_codes),
+class Setting(NamedTuple):
+    key: str  # as users write it, under `albedoSkills` (`chat.languageIds`)
+    attribute: str  # the field of `Settings` holding its value and its default
+    validate: Callable[[Any], Any]  # the value as written -> the value held; ValueError says what is wrong
+    schema: dict[str, Any]  # its JSON schema, without the default (that is the field's)
+
+
+_NAMES = {"type": "array", "items": {"type": "string"}}
+
+
+def _host_names() -> dict[str, Any]:
+    from ..skills.hosts import HOST_IDS
+
+    return {"type": "array", "items": {"type": "string", "enum": list(HOST_IDS)}, "uniqueItems": True}
+
+
+def _security_code_names() -> dict[str, Any]:
+    from ..skills.security.review import security_codes
+
+    return {"type": "array", "items": {"type": "string", "enum": list(security_codes())}, "uniqueItems": True}
+
+
+# settings whose allowed values come from a registry (the agents, the security codes), asked when needed
+_REGISTRY_SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
+    "hosts": _host_names,
+    "security.disabledCodes": _security_code_names,
 }
 
 
-_GROUPS = {name.split(".", 1)[0] for name in _KEYS if "." in name}  # `chat`, `security`: objects of settings
+SETTINGS: dict[str, Setting] = {
+    setting.key: setting
+    for setting in (
+        Setting("enable", "enable", _bool, {"type": "boolean"}),
+        Setting("userRoots", "user_roots", _bool, {"type": "boolean"}),
+        Setting("home", "home", _path, {"type": "string"}),
+        Setting("autoReload", "auto_reload", _bool, {"type": "boolean"}),
+        Setting("builtinCommands", "builtin_commands", _commands, _NAMES),
+        Setting("chat.languageIds", "chat_language_ids", _names, _NAMES),
+        Setting("chat.filePatterns", "chat_file_patterns", _names, _NAMES),
+        Setting("logLevel", "log_level", _level, {"type": "string", "enum": list(LOG_LEVELS)}),
+        Setting("hosts", "hosts", _hosts, {}),  # its schema names the agents: `schema()` asks the registry
+        Setting("security.enable", "security", _bool, {"type": "boolean"}),
+        # its schema names the security codes: `schema()` asks the registry
+        Setting("security.disabledCodes", "security_disabled_codes", _security_codes, {}),
+    )
+}
+
+_GROUPS = {key.split(".", 1)[0] for key in SETTINGS if "." in key}  # `chat`, `security`: objects of settings
+
+
+def default_of(setting: Setting) -> Any:
+    """The setting's default as JSON writes it (`home`: unset is the empty string)."""
+    value = next(f.default for f in fields(Settings) if f.name == setting.attribute)
+    if isinstance(value, tuple):
+        return list(value)
+    return "" if value is None else value
+
+
+def schema() -> dict[str, dict[str, Any]]:
+    """Every server setting as a `contributes.configuration` property: type, items, enum and default."""
+    properties = {}
+    for setting in SETTINGS.values():
+        shape = _REGISTRY_SCHEMAS[setting.key]() if setting.key in _REGISTRY_SCHEMAS else setting.schema
+        properties[f"{SECTION}.{setting.key}"] = {**shape, "default": default_of(setting)}
+    return properties
 
 
 def _flatten(raw: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -118,7 +176,7 @@ def _flatten(raw: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for key, value in raw.items():
         name = f"{prefix}{key}"
-        if isinstance(value, dict) and name not in _KEYS:
+        if isinstance(value, dict) and name not in SETTINGS:
             flat.update(_flatten(value, f"{name}."))
         else:
             flat[name] = value
@@ -131,7 +189,7 @@ def section_of(options: Any) -> dict[str, Any] | None:
         inner = options.get(SECTION)
         if isinstance(inner, dict):
             return inner
-        if any(key in _KEYS or key in _GROUPS for key in options):
+        if any(key in SETTINGS or key in _GROUPS for key in options):
             return options
     return None
 
@@ -146,11 +204,11 @@ def parse(raw: Any, base: Settings | None = None) -> Settings:
     changes: dict[str, Any] = {}
     problems: list[str] = []
     for name, value in sorted(_flatten(raw).items()):
-        known = _KEYS.get(name)
+        known = SETTINGS.get(name)
         if known is None:
             problems.append(f"`{SECTION}.{name}` is not a setting of this server; it is ignored")
             continue
-        attribute, validate = known
+        attribute, validate = known.attribute, known.validate
         if value is None:
             changes[attribute] = next(f.default for f in fields(Settings) if f.name == attribute)
             continue

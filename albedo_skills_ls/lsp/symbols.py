@@ -8,7 +8,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..skills import authoring
-from .documents import OpenDocument, isolated, open_document
+from .documents import OpenDocument, by_kind, isolated
 from .server import AlbedoLanguageServer
 
 _KINDS = {"field": types.SymbolKind.Property, "heading": types.SymbolKind.String}
@@ -42,16 +42,21 @@ def _flat(
     return found
 
 
+def skill_symbols(
+    ls: AlbedoLanguageServer, document: OpenDocument
+) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
+    items = authoring.outline(document.text, document.path or document.uri)
+    if ls.client.hierarchical_symbols:
+        return [_symbol(ls, document, item) for item in items]
+    return _flat(ls, document, items)
+
+
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @isolated
     def document_symbol(
         ls: AlbedoLanguageServer, params: types.DocumentSymbolParams
     ) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
-        document = open_document(ls, params.text_document.uri)
-        if document is None or document.kind != "skill":
-            return []
-        items = authoring.outline(document.text, document.path or document.uri)
-        if ls.client.hierarchical_symbols:
-            return [_symbol(ls, document, item) for item in items]
-        return _flat(ls, document, items)
+        return by_kind(
+            ls, params.text_document.uri, [], skill=lambda document: skill_symbols(ls, document), skill_needs_file=False
+        )

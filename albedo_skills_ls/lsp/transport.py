@@ -1,4 +1,4 @@
-"""Reading JSON-RPC frames from stdio or TCP, strictly (issue 11, items 7 and 8).
+"""Reading JSON-RPC frames from stdio or TCP, strictly (docs/design.md#8-trust-boundaries).
 
 pygls 2.1.1's reader skips any header line it does not understand and never resynchronises: after one
 bad or missing `Content-Length`, the next body is read as header lines and the server stays alive but
@@ -21,6 +21,8 @@ import threading
 from typing import Any, Awaitable, BinaryIO, Protocol
 
 from pygls.io_ import StdoutWriter
+
+from .pygls_internals import keep_listener, stop_event
 
 log = logging.getLogger("albedo_skills_ls")
 
@@ -95,7 +97,7 @@ async def read_frames(reader: _Reader, protocol: Any, stop: threading.Event) -> 
         try:
             message = json.loads(body, object_hook=protocol.structure_message)
         except Exception as exc:
-            # Sizes only: a body may hold a document's text (decisions: logs never hold file contents).
+            # Sizes only: a body may hold a document's text (docs/design.md#8-trust-boundaries: logs never hold file contents).
             log.error("skipped a frame of %d bytes whose body is not a JSON-RPC message: %s", size, type(exc).__name__)
             continue
         try:
@@ -137,7 +139,7 @@ def _exit_code(exc: SystemExit) -> int:
 
 def serve_stdio(server: Any) -> int:
     """Serve one client over stdin/stdout; the process exit code."""
-    server._stop_event = stop = threading.Event()  # pygls's shutdown() sets it
+    stop = stop_event(server)
     server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
     reader = _StdinReader(sys.stdin.buffer, server.thread_pool)
     try:
@@ -161,7 +163,8 @@ def serve_tcp(server: Any, host: str, port: int) -> int:
     One server holds one client's state (its documents, capabilities, what it was sent), and writes to one
     client. A second connection while the first is served is refused: closed at once, with a logged reason,
     never handed the first client's writer (docs/server.md, "TCP")."""
-    server._stop_event = stop = threading.Event()
+    stop = stop_event(server)
+    listener: list[asyncio.Server] = []
     outcome: list[int] = []
     serving: list[str] = []  # the client being served, by address
 
@@ -186,15 +189,16 @@ def serve_tcp(server: Any, host: str, port: int) -> int:
         except FrameError as exc:
             log.error("malformed input from the client, exiting so that it restarts the server: %s", exc)
             outcome.append(EXIT_BAD_FRAME)
-        server._server.close()
+        listener[0].close()
 
     async def listen() -> None:
-        server._server = await asyncio.start_server(connection, host, port, limit=MAX_HEADER_LINE_BYTES * 64)
+        listener.append(await asyncio.start_server(connection, host, port, limit=MAX_HEADER_LINE_BYTES * 64))
+        keep_listener(server, listener[0])
         # the same words as pygls ("Serving on ('127.0.0.1', 2087)"): scripts read the port chosen for :0
-        log.info("Serving on %s", ", ".join(str(sock.getsockname()) for sock in server._server.sockets))
-        async with server._server:
+        log.info("Serving on %s", ", ".join(str(sock.getsockname()) for sock in listener[0].sockets))
+        async with listener[0]:
             try:
-                await server._server.serve_forever()
+                await listener[0].serve_forever()
             except asyncio.CancelledError:
                 pass
 

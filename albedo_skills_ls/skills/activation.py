@@ -1,4 +1,4 @@
-"""Activation: `commands.catalog` and `commands.invoke` (decisions.md section 5).
+"""Activation: `commands.catalog` and `commands.invoke` (docs/design.md#5-commands).
 
 Everything reads one `Catalog` passed in by the caller, so a request that races a reload is answered from
 one snapshot. Invoking a skill re-reads its `SKILL.md` and refuses when its identity changed since that
@@ -202,10 +202,3 @@ def activation_input(skill: Skill, arguments: str, instructions: str) -> str:
         "Follow its instructions with the given arguments.\n"
         f"{ACTIVATION_OPEN}\n{_json_for_block(payload)}\n{ACTIVATION_CLOSE}"
     )
-
-
-def parse_activation_input(model_input: str) -> dict[str, Any]:
-    """The inverse of `activation_input`, for clients and tests."""
-    start = model_input.index(f"\n{ACTIVATION_OPEN}\n") + len(ACTIVATION_OPEN) + 2
-    end = model_input.index(f"\n{ACTIVATION_CLOSE}", start)
-    return json.loads(model_input[start:end])

@@ -1,4 +1,4 @@
-"""The discovery roots and their candidate folders (decisions.md section 3).
+"""The discovery roots and their candidate folders (docs/design.md#3-discovery).
 
 Every candidate path is absolute and spelled as found under its root; a linked folder is resolved only to
 check that it stays inside its root. Which candidate of a name wins is winners.py's.

@@ -1,7 +1,7 @@
 """One session's catalog: discovery settings, the parse cache, and the snapshot swapped on reload.
 
 `SkillsSession.snapshot` is always one complete `Catalog`; `reload()` builds the next one aside and swaps a
-single reference, so a reader that took the snapshot once never sees half of each (decisions.md section 4).
+single reference, so a reader that took the snapshot once never sees half of each (docs/design.md#4-one-immutable-snapshot).
 `check_buffer` validates an editor buffer against the current snapshot without touching the disk.
 """
 
@@ -24,7 +24,7 @@ from .discovery import (
 )
 from .model import SEVERITY_RANK, Catalog, Diagnostic, Scope
 from .references import check_references
-from .resources import EncodingVerdicts
+from .resource_paging import EncodingVerdicts
 from .rules import ParsedSkill, check_document
 
 
@@ -70,7 +70,7 @@ def check_buffer(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ..
     """Diagnostics for an open buffer: its own rules from `text`, collisions from the snapshot.
 
     A `SKILL.md` outside every root is checked as a single skill: its folder's name is the expected name and
-    no collision rules apply (decisions.md section 6).
+    no collision rules apply (docs/design.md#6-the-editor-faces).
     """
     where = placement(catalog, path)
     folder_name = where.folder_name if where else os.path.basename(os.path.dirname(os.path.abspath(path)))

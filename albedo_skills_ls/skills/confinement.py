@@ -1,4 +1,4 @@
-"""Confinement re-established at request time (decisions.md section 8).
+"""Confinement re-established at request time (docs/design.md#8-trust-boundaries).
 
 A catalog snapshot records where a skill folder *was*. Between discovery and a request the folder may have
 been replaced by a link to anywhere (`/`, another user's files), and a client that does not watch files

@@ -1,6 +1,6 @@
 """Discovery: the five roots, their candidate folders, collisions, the bounds, and the frozen `Catalog`.
 
-Follows decisions.md section 3. `discover` runs the steps in order: list the candidates of every root
+Follows docs/design.md#3-discovery. `discover` runs the steps in order: list the candidates of every root
 (candidates.py), examine each candidate's `SKILL.md` (read by skill_file.py, parsed by rules.py, reused
 through a `ParseCache`), pick the winner of each name and bound the findings (winners.py). The names those
 modules define that callers use are importable from here too, as they always were.
@@ -17,7 +17,15 @@ from .model import Catalog, Diagnostic, Scope
 from .paths import child, resolves_within
 from .references import check_references
 from .rules import ParsedSkill, check_document
-from .skill_file import SKILL_FILE, Traps, missing_skill_file_message, read_skill_bytes, read_skill_text, traps
+from .skill_file import (
+    SKILL_FILE,
+    Traps,
+    missing_skill_file_message,
+    read_skill_bytes,
+    read_skill_text,
+    stored_as_named,
+    traps,
+)
 from .winners import bound_diagnostics, bounded_catalog, collision, command_collision, limit_note_path, pick_winners
 
 __all__ = [
@@ -91,7 +99,7 @@ def _examine_candidate(folder: str, cache: ParseCache | None) -> ParsedSkill | D
             info = None
         if info is not None and stat.S_ISREG(info.st_mode):
             cached = cache.get(path, info)
-            if cached is not None and (not linked or resolves_within(path, folder)):
+            if cached is not None and (not linked or resolves_within(path, folder)) and stored_as_named(path, link):
                 return cached
     data, info, problem = read_skill_bytes(path, folder, link)
     if problem is not None or data is None or info is None:

@@ -1,7 +1,7 @@
-"""Code spans and inline links of one Markdown line, found in time linear in the line (decisions.md section 8).
+"""Code spans and inline links of one Markdown line, found in time linear in the line (docs/design.md#8-trust-boundaries).
 
 The obvious regular expressions for these constructs restart from every `[` or backtick and may scan to
-the end of the line each time: a line of `[\\` repeated took 56 s at 80 KB (issue 11). Both scanners here
+the end of the line each time: a line of `[\\` repeated took 56 s at 80 KB. Both scanners here
 decide every start from facts computed once per line, so a line of any shape costs a few passes over it.
 They find exactly what these expressions find with `finditer`, non-overlapping, left to right:
 

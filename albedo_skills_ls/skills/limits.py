@@ -3,7 +3,7 @@
 Tests exercise each of them at the bound and one past it; nothing else in the code spells these numbers.
 """
 
-# Discovery (spec "Discovery", decisions.md section 2)
+# Discovery (docs/design.md#2-validation-rules)
 MAX_CANDIDATES = 128  # skill folders examined across all five roots, in precedence order
 MAX_DIAGNOSTICS = 64  # catalog diagnostics kept (limit diagnostics are extra and never dropped)
 MAX_FRONTMATTER_BYTES = 64 * 1024  # UTF-8 bytes between the two `---` lines
@@ -31,10 +31,10 @@ MAX_READ_LIMIT = 64 * 1024
 MAX_RESOURCE_BYTES = 16 * 1024 * 1024
 MAX_ENCODING_VERDICTS = 256  # files whose encoding a session remembers, so paging reads only the page
 
-# References (decisions.md section 7)
+# References (docs/design.md#7-what-real-skills-taught)
 MAX_NEAR_MISS_ENTRIES = 256  # entries of one folder listed to find what a missing reference meant
 
-# Explaining a skill folder without SKILL.md (decisions.md section 7, traps)
+# Explaining a skill folder without SKILL.md (docs/design.md#7-what-real-skills-taught, traps)
 MAX_NESTED_SCAN_ENTRIES = 512  # directory entries read, in the folder and its subfolders, to find nested skills
 MAX_NESTED_NAMED = 3  # nested skill folders named in the message ("and N more" after them)
 

@@ -5,7 +5,7 @@ The Agent Skills format recommends that a skill refer to its own files by paths 
 references.py checks them against the skill folder.
 
 What counts as a reference (outside fenced code blocks; the frontmatter is never scanned), as decided in
-decisions.md section 7 after reading real skills:
+docs/design.md#7-what-real-skills-taught after reading real skills:
 - `link`: the target of a Markdown link or image, `[text](target)`, `![alt](target "title")`,
   `[text](<target with spaces>)`, or of a link reference definition as CommonMark defines it: `[id]: target`
   with an optional title and nothing else on the line. A footnote (`[^1]: ...`) is not a definition. Targets

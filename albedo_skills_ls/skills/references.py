@@ -117,7 +117,10 @@ def check_references(
         return ()
     folder = folder or os.path.realpath(os.path.dirname(os.path.abspath(path)))
     found: list[Diagnostic] = []
+    # Both per distinct target, not per occurrence: a file of one missing link repeated thousands of times
+    # lists the same folders once (benchmarks/repeated_references.py).
     seen: dict[str, tuple[Status, str | None]] = {}
+    nears: dict[str, NearMiss | None] = {}
     for reference in references:
         if reference.target not in seen:
             seen[reference.target] = resolve(folder, reference.target)
@@ -133,7 +136,9 @@ def check_references(
                 )
             )
             continue
-        near = near_miss(folder, reference.target)
+        if reference.target not in nears:
+            nears[reference.target] = near_miss(folder, reference.target)
+        near = nears[reference.target]
         if reference.kind == "code" and near is None and not _skill_like(folder, reference.target, seen):
             continue  # a code span about some other project's files (`src/main.py`)
         found.append(_missing(path, reference, near))
@@ -188,7 +193,7 @@ class NearMiss(NamedTuple):
 def near_miss(folder: str, target: str) -> NearMiss | None:
     """The one existing path a missing `target` most likely meant: the same path in other letter case or
     with a folder named in the singular or plural (`reference/` for `references/`), else the same
-    rest of the path under exactly one sibling of its first folder (`docs/x.md` for `references/x.md`).
+    rest of the path under exactly one sibling of its first folder (`guides/x.md` for `references/x.md`).
 
     Only folders inside the skill folder are listed, at most limits.MAX_NEAR_MISS_ENTRIES entries each.
     """
@@ -268,10 +273,12 @@ def reference_fixes(path: str, text: str) -> list[ReferenceFix]:
         return []
     folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
     fixes: list[ReferenceFix] = []
+    nears: dict[str, NearMiss | None] = {}  # per distinct target, as in check_references
     for reference in references:
-        if resolve(folder, reference.target)[0] != "missing":
-            continue
-        near = near_miss(folder, reference.target)
+        if reference.target not in nears:
+            missing = resolve(folder, reference.target)[0] == "missing"
+            nears[reference.target] = near_miss(folder, reference.target) if missing else None
+        near = nears[reference.target]
         if near is None:
             continue
         placeholder, rest = split_placeholder(reference.written)
@@ -295,11 +302,6 @@ def _skill_like(folder: str, target: str, seen: dict[str, tuple[Status, str | No
     if first not in seen:
         seen[first] = resolve(folder, first)
     return seen[first][0] == "ok"
-
-
-def missing_references(path: str, text: str) -> tuple[Diagnostic, ...]:
-    """The reference diagnostics of a `SKILL.md` text (a buffer or a file's contents) at `path`."""
-    return check_references(path, find_references(text))
 
 
 class Link(NamedTuple):

@@ -1,5 +1,21 @@
-"""What `skills.resources` and `skills.read` share: the skill folder re-confined at each request, the checks
-of their arguments, and the words for a file that is not a regular one (resources.py says the rules)."""
+"""What `skills.resources` (resource_listing.py) and `skills.read` (resource_paging.py) share: the skill folder
+re-confined at each request, the checks of their arguments, and the words for a file that is not a regular
+one. The rules both follow:
+
+Both functions take the skill's folder (the directory holding its `SKILL.md`) and its discovery root from
+the caller, which has already looked the skill up in the catalog; neither trusts that lookup as proof of a
+path (docs/design.md#8-trust-boundaries, confinement.py). Everything here is plain Python: stat, lstat, scandir and one
+read of one regular file. Nothing is executed, imported, fetched or written (docs/design.md#5-commands).
+
+Safety rules shared by both functions:
+- At every request the skill folder is resolved with `os.path.realpath` and must lie strictly inside its
+  resolved discovery root; "inside the skill" always means inside that resolved folder. Each folder the
+  listing walks is re-resolved just before it is scanned, and a read opens its file from the resolved
+  root down without following links.
+- A link may point anywhere inside the skill folder. A link that resolves outside it is never followed:
+  listing reports it (`symlink-escape`), reading refuses it.
+- Only regular files are resources. FIFOs, sockets and devices are reported, never opened.
+"""
 
 from __future__ import annotations
 

@@ -85,7 +85,7 @@ class _Walk:
         if not is_within(target, self.root):
             self._warn(
                 folder.path,
-                "symlink-escape",
+                codes.SYMLINK_ESCAPE,
                 f"the folder {folder.rel or '.'} now resolves outside the skill folder (to {target}); not listed",
             )
             return

@@ -33,7 +33,7 @@ def _normalize(resource: str) -> str:
         raise Refused(f"the resource path is empty; {_EXAMPLE}")
     try:
         # A name that is not UTF-8 arrives from a command line as surrogate escapes and still names its file;
-        # any other lone surrogate names nothing (the server refuses both before this: decisions.md 8).
+        # any other lone surrogate names nothing (the server refuses both before this: docs/design.md#8-trust-boundaries).
         os.fsencode(resource)
     except UnicodeEncodeError as exc:
         raise InvalidArguments(
@@ -135,7 +135,8 @@ FileIdentity = tuple[int, int, int, int]  # device, inode, size, modification ti
 
 
 class EncodingVerdicts:
-    """Which files were found to be UTF-8, by file identity, for one session (issue 11 item 11).
+    """Which files were found to be UTF-8, by file identity, for one session (a page of
+    `skills.read` costs the page, not the file: docs/performance.md).
 
     Deciding the encoding reads the whole file; remembering the verdict makes every later page of the same
     file cost only the page. A file that changes gets a new identity (size or modification time), so a

@@ -1,4 +1,4 @@
-"""The validation rules of decisions.md section 2 that look at one document.
+"""The validation rules of docs/design.md#2-validation-rules that look at one document.
 
 `check_document` turns a `SKILL.md`'s text into a `ParsedSkill`: its identity (`name`, `description`) and
 every finding with its exact range. Rules about several skills (collisions) live in `discovery.py`.
@@ -141,7 +141,7 @@ class _Checker:
 
     def allowed_tools(self) -> None:
         """A YAML list of strings is how most people write `allowed-tools`: a warning with a quick fix
-        (decisions.md section 7), not an error. Anything else that is not a string is `field-type`."""
+        (docs/design.md#7-what-real-skills-taught), not an error. Anything else that is not a string is `field-type`."""
         entry = self.fields.get("allowed-tools")
         if entry is not None and string_items(entry.value) is not None:
             self.add(

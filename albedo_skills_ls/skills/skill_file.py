@@ -26,6 +26,28 @@ def os_reason(exc: OSError) -> str:
 _READ_CHUNK_BYTES = 64 * 1024  # what each further read asks for, when a file grew after fstat
 
 
+def stored_as_named(path: str, link: os.stat_result) -> bool:
+    """Whether the entry `os.lstat(path)` found (`link`) is stored under exactly the name `path` ends with.
+
+    On a file system that ignores letter case (macOS, Windows), `folder/SKILL.md` also finds a `skill.md`;
+    the agents list a folder's entries by exact name and would not load it, so the name as stored on disk
+    decides here too (docs/design.md#3-discovery). On a case-sensitive system this costs one lstat that
+    fails; only where another spelling reaches the same file is the folder listed.
+    """
+    folder, name = os.path.split(path)
+    try:
+        other = os.lstat(os.path.join(folder, name.swapcase()))  # `skill.MD`
+    except OSError:
+        return True  # the other spelling names nothing: names are exact here
+    if (other.st_dev, other.st_ino) != (link.st_dev, link.st_ino):
+        return True  # two files (a case-sensitive system): `path` named its own
+    try:
+        with os.scandir(folder) as entries:
+            return any(entry.name == name for entry in entries)
+    except OSError:
+        return True
+
+
 def read_skill_bytes(
     path: str, folder: str, link: os.stat_result | None = None
 ) -> tuple[bytes | None, os.stat_result | None, Diagnostic | None]:
@@ -41,6 +63,8 @@ def read_skill_bytes(
             return None, None, codes.SKILL_FILE_MISSING.at(folder, missing_skill_file_message(folder))
         except OSError as exc:
             return None, None, unreadable(path, exc)
+    if not stored_as_named(path, link):  # a `skill.md` found through a case-insensitive file system
+        return None, None, codes.SKILL_FILE_MISSING.at(folder, missing_skill_file_message(folder))
     try:
         info = os.stat(path) if stat.S_ISLNK(link.st_mode) else link
         if stat.S_ISLNK(link.st_mode) and not resolves_within(path, folder):
@@ -92,7 +116,7 @@ def read_skill_bytes(
 
 def missing_skill_file_message(folder: str) -> str:
     """Why a candidate folder has no `SKILL.md`, with the fix, for the traps that hide real skills
-    (decisions.md section 7): the file named in other letter case, or skills nested a level too deep."""
+    (docs/design.md#7-what-real-skills-taught): the file named in other letter case, or skills nested a level too deep."""
     name = os.path.basename(folder)
     found = traps(folder)
     if found.wrong_case is not None:

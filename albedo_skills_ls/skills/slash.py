@@ -1,7 +1,7 @@
 """Slash commands in chat buffers: where a `/command` can be typed, what it names, and unknown ones.
 
 A chat buffer is a sequence of messages; a slash command is recognised only at the start of a message,
-which here means the start of a line after optional spaces or tabs (decisions.md section 6). A `/` inside
+which here means the start of a line after optional spaces or tabs (docs/design.md#6-the-editor-faces). A `/` inside
 a word or a path (`and/or`, `src/x`, `日本 /x`) is text, and so is a token that continues as a path
 (`/usr/bin/env`), and so is anything inside a fenced code block (```` ``` ```` or `~~~`).
 

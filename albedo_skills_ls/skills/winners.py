@@ -1,5 +1,6 @@
 """From the examined candidates to the snapshot: the winner of each name, the collisions, and the bounds on
-what the catalog lists (decisions.md sections 3 and 7)."""
+what the catalog lists (docs/design.md#3-discovery and
+docs/design.md#7-what-real-skills-taught)."""
 
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ def bounded_catalog(
 
 def bound_diagnostics(found: list[Diagnostic]) -> tuple[list[Diagnostic], list[Diagnostic]]:
     """(kept, dropped): the MAX_DIAGNOSTICS kept are errors first, then warnings, then information, and
-    within a severity the first in section 3's order (decisions.md section 7), so an error is never hidden
+    within a severity the first in section 3's order (docs/design.md#7-what-real-skills-taught), so an error is never hidden
     behind notes. Both lists come back in section 3's order."""
     if len(found) <= limits.MAX_DIAGNOSTICS:
         return sorted(found, key=lambda d: d.sort_key), []

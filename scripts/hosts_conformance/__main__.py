@@ -39,15 +39,6 @@ def _fixture_tree(folder: str) -> Tree:
     return Tree(base)
 
 
-def _observe_isolated(tree: Tree, ids: list[str], prefix: list[str], out: str, runs: int | None) -> dict:
-    args = ["_observe", tree.base, out, *ids] + ([f"--runs={runs}"] if runs else [])
-    code = sandbox.run_isolated(args, prefix)
-    if code != 0:
-        raise SystemExit(f"the isolated observation step failed (exit {code})")
-    with open(out, encoding="utf-8") as found:
-        return json.load(found)
-
-
 def _child_observe(argv: list[str]) -> int:
     """Inside the namespace: bring loopback up, refuse to run unless isolated, observe, write JSON."""
     parser = argparse.ArgumentParser(prog="_observe")
@@ -133,7 +124,7 @@ def _live(ids: list[str], record: bool, install: bool, runs: int | None) -> int:
         tree = _fixture_tree(folder)
         project = project_verdict(tree, [got.agent.id for got in ready])
         started = time.monotonic()
-        observations = _observe_isolated(tree, [got.agent.id for got in ready], prefix,
+        observations = sandbox.observe_isolated(tree, [got.agent.id for got in ready], prefix,
                                          os.path.join(folder, "observations.json"), runs)
         print(f"agents ran in {time.monotonic() - started:.1f} s (offline, loopback only)")
     saved = recorded.load() if os.path.exists(recorded.RECORDED_PATH) else None

@@ -28,7 +28,6 @@ def run_generated(first_seed: int, seeds: int, count: int, ids: list[str], runs:
                   out: str | None = None, record: bool = False) -> int:
     """Run the agents over `seeds` generated trees; `record`: write the first tree's observations to
     `RECORDED_PATH`, for the offline test (tests/hosts_conformance/test_generated_recorded.py)."""
-    from .__main__ import _observe_isolated
     from .verdict import project_verdict
 
     prefix = sandbox.isolation_command()
@@ -52,7 +51,7 @@ def run_generated(first_seed: int, seeds: int, count: int, ids: list[str], runs:
             tree = Tree(base)
             project = project_verdict(tree, ready)
             started = time.monotonic()
-            observed = _observe_isolated(tree, ready, prefix, os.path.join(folder, "observed.json"), runs)
+            observed = sandbox.observe_isolated(tree, ready, prefix, os.path.join(folder, "observed.json"), runs)
             results = compare.compare_all(observed, project, saved, same_tree=False, why=why)
             if record and seed == first_seed:
                 observed.update(seed=seed, count=count, recorded_on=time.strftime("%Y-%m-%d", time.gmtime()))

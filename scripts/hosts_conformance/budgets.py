@@ -41,7 +41,6 @@ def shape(descriptions: dict[str, str | None], full: int) -> dict[str, object]:
 
 
 def run_budgets(out: str | None) -> int:
-    from .__main__ import _observe_isolated
     from .verdict import project_verdict
 
     prefix = sandbox.isolation_command()
@@ -56,7 +55,7 @@ def run_budgets(out: str | None) -> int:
             made = generate.build_catalog(folder, count, length)
             tree = Tree(folder)
             project = project_verdict(tree, ready)
-            observed = _observe_isolated(tree, ready, prefix, os.path.join(folder, "observed.json"), None)
+            observed = sandbox.observe_isolated(tree, ready, prefix, os.path.join(folder, "observed.json"), None)
         for host in ready:
             root = ".agents/skills" if host == "codex" else ".claude/skills"
             paths = [case.path for case in made if f"/{root}/" in case.path]

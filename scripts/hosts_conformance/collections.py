@@ -72,7 +72,6 @@ def _layout(exported: dict[str, str], base: str, root: str, how: str) -> list[st
 
 
 def run_collections(git_dirs: list[str], ids: list[str], runs: int | None) -> int:
-    from .__main__ import _observe_isolated
     from .verdict import project_verdict
 
     prefix = sandbox.isolation_command()
@@ -99,7 +98,7 @@ def run_collections(git_dirs: list[str], ids: list[str], runs: int | None) -> in
                 tree = Tree(base)
                 project = project_verdict(tree, hosts)
                 started = time.monotonic()
-                observed = _observe_isolated(tree, hosts, prefix, base + ".json", runs)
+                observed = sandbox.observe_isolated(tree, hosts, prefix, base + ".json", runs)
                 print(f"\n## {how}, in project/{root} ({len(tree.inventory())} files named SKILL.md in any case; "
                       f"agents ran in {time.monotonic() - started:.1f} s)")
                 if left_out:

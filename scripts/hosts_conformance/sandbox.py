@@ -8,12 +8,15 @@ machine. The fake model servers run inside the same namespace, on 127.0.0.1.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shutil
 import socket
 import struct
 import subprocess
 import sys
+
+from .tree import Tree
 
 ISOLATED_MARK = "ALBEDO_CONFORMANCE_ISOLATED"  # set in the re-executed child, so it never re-executes again
 AGENT_TIMEOUT_SECONDS = 120  # an agent that hangs (e.g. retrying a network it cannot reach) is stopped
@@ -95,3 +98,14 @@ def run(cmd: list[str], env: dict[str, str], cwd: str, scratch: str, stdin: str 
     with open(out_path, encoding="utf-8", errors="replace") as out, open(err_path, encoding="utf-8",
                                                                         errors="replace") as err:
         return Ran(code, out.read(), err.read(), seconds)
+
+
+def observe_isolated(tree: Tree, ids: list[str], prefix: list[str], out: str, runs: int | None) -> dict:
+    """The agents `ids` run over `tree` inside the namespace (`__main__`'s `_observe` step), their
+    observations read back from `out`."""
+    args = ["_observe", tree.base, out, *ids] + ([f"--runs={runs}"] if runs else [])
+    code = run_isolated(args, prefix)
+    if code != 0:
+        raise SystemExit(f"the isolated observation step failed (exit {code})")
+    with open(out, encoding="utf-8") as found:
+        return json.load(found)

@@ -5,7 +5,8 @@ extracted once into a cache outside the clone (so a later clone anywhere on the 
 offline) from the first source that has it:
 
 1. the cache itself (`~/.cache/albedo-skills-ls/test-deps/NAME-COMMIT12/NAME`);
-2. the tarball `NAME-COMMIT12.tar.gz` in `$ALBEDO_TEST_DEPS`, or in `../shared/test-deps` beside the clone,
+2. the tarball `NAME-COMMIT12.tar.gz` in `$ALBEDO_TEST_DEPS`, or in `shared/test-deps` in the folder that holds
+   the clone (where the development machine keeps its offline copies),
    accepted only when its sha256 is the pinned one;
 3. a clone of the plugin's repository, checked out at the pinned commit (needs the network).
 

@@ -162,3 +162,26 @@ def test_the_package_byte_compiles_without_a_warning(tmp_path):
     assert done.returncode == 0 and (tmp_path / "albedo-skills.elc").exists(), done.stderr
     assert "Warning" not in done.stderr, done.stderr
 
+
+
+@pytest.mark.parametrize(
+    "settings, sent",
+    [
+        ("nil", {"albedoSkills": {}}),  # nothing set: the server's own defaults apply, none copied here
+        ("'(:userRoots :json-false :logLevel \"debug\")", {"albedoSkills": {"userRoots": False, "logLevel": "debug"}}),
+    ],
+)
+def test_emacs_sends_only_the_settings_the_person_set(settings, sent):
+    """What eglot and lsp-mode send as initializationOptions, serialised as eglot's jsonrpc does."""
+    emacs_binary = shutil.which("emacs")
+    if not emacs_binary:
+        pytest.fail("emacs is not installed: `apt-get install emacs-nox` (scripts/test.sh does)")
+    program = (
+        f"(progn (setq albedo-skills-settings {settings})"
+        " (princ (json-serialize (albedo-skills--initialization-options) :false-object :json-false :null-object nil)))"
+    )
+    result = subprocess.run(
+        [emacs_binary, "--batch", "-Q", "-l", str(REPO / "albedo-skills.el"), "--eval", program],
+        capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, check=True,
+    )
+    assert json.loads(result.stdout) == sent

@@ -1,4 +1,4 @@
-"""A snapshot is never proof of a path (decisions.md section 8, issue 11 item 1).
+"""A snapshot is never proof of a path (docs/design.md#8-trust-boundaries).
 
 After discovery, the skill folder is replaced by a link to `/`. No file watcher tells the server (a client
 that does not watch files, or `autoReload` off, or the reload debounce), so the snapshot still names the
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from pygls.exceptions import JsonRpcException
 
-from albedo_skills_ls.skills import activation, confinement, resources
+from albedo_skills_ls.skills import activation, confinement, resource_listing, resource_paging
 from albedo_skills_ls.skills.discovery import discover
 from albedo_skills_ls.skills.errors import Refused
 from lsp.harness import valid, write_skill
@@ -56,10 +56,10 @@ def test_engine_refuses_a_skill_folder_swapped_for_a_link_after_discovery(tmp_pa
     if target != "/":
         (outside / "demo" / "secret.txt").write_text(SECRET, encoding="utf-8")
     with pytest.raises(Refused, match="outside its skills root") as read:
-        resources.read_resource(skill.name, skill.folder, probe, discovery_root=skill.root)
+        resource_paging.read_resource(skill.name, skill.folder, probe, discovery_root=skill.root)
     assert skill.folder in str(read.value) and "skills.reload" in str(read.value)
     with pytest.raises(Refused, match="outside its skills root"):
-        resources.list_resources(skill.name, skill.folder, discovery_root=skill.root)
+        resource_listing.list_resources(skill.name, skill.folder, discovery_root=skill.root)
     # an activation re-reads SKILL.md: the look-alike outside the root is never what it returns
     with pytest.raises(Refused, match="outside its skills root"):
         activation.reread(skill)
@@ -73,9 +73,9 @@ def test_engine_still_reads_a_folder_linked_inside_its_root(tmp_path):
     os.symlink(skills / ".real-demo", skills / "demo")
     skill = discover(str(ws), str(home)).skill("demo")
     assert skill is not None
-    page = resources.read_resource(skill.name, skill.folder, "notes.md", discovery_root=skill.root)
+    page = resource_paging.read_resource(skill.name, skill.folder, "notes.md", discovery_root=skill.root)
     assert page["content"] == "inside\n"
-    assert "notes.md" in resources.list_resources(skill.name, skill.folder, discovery_root=skill.root)["resources"]
+    assert "notes.md" in resource_listing.list_resources(skill.name, skill.folder, discovery_root=skill.root)["resources"]
     assert activation.reread(skill) == "# Demo\n"
 
 
@@ -106,7 +106,7 @@ def test_a_listed_subfolder_swapped_for_a_link_out_is_reported_not_walked(tmp_pa
     refs = Path(skill.folder) / "references"
     refs.mkdir()
     os.symlink("/", refs / "up")
-    listed = resources.list_resources(skill.name, skill.folder, discovery_root=skill.root)
+    listed = resource_listing.list_resources(skill.name, skill.folder, discovery_root=skill.root)
     assert all(not path.startswith("references/up/") for path in listed["resources"])
     assert [d["code"] for d in listed["diagnostics"]] == ["symlink-escape"]
 

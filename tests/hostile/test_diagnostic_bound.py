@@ -1,4 +1,4 @@
-"""What one file publishes is bounded (issue 11 item 5): MAX_FILE_DIAGNOSTICS, the most severe first, plus
+"""What one file publishes is bounded: MAX_FILE_DIAGNOSTICS, the most severe first, plus
 one note saying how many more. Tested at the bound and one past it, in the engine and over stdio."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No input makes a scan of file text super-linear (decisions.md section 8, issue 11 item 2).
+"""No input makes a scan of file text super-linear (docs/design.md#8-trust-boundaries).
 
 One adversarial line per pattern that runs over file text, about 1 MiB long (the size of the largest
 `SKILL.md`): a scan that restarts from every start position would need minutes to hours on it, a linear one

@@ -1,4 +1,4 @@
-"""Logs hold sizes and names, never contents, at any level (issue 11 item 10): a real server at -vv writes
+"""Logs hold sizes and names, never contents, at any level (docs/design.md#8-trust-boundaries): a real server at -vv writes
 its log file while documents are opened and edited, resources read, and a malformed message fails."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Text that is not valid Unicode (decisions.md section 8; issue 11 items 4, LSP side, and 6).
+"""Text that is not valid Unicode (docs/design.md#8-trust-boundaries), on the server's side.
 
 Lone surrogates in arguments are refused as invalid (InvalidParams), never passed on raw; a skill folder
 whose name is not UTF-8 is shown with an escape in what the server publishes, and the rest of the tree is
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import activation, resources
+from albedo_skills_ls.skills import activation, resource_paging
 from albedo_skills_ls.skills.discovery import discover
 from albedo_skills_ls.skills.errors import InvalidArguments
 from lsp.harness import valid, write_skill
@@ -39,7 +39,7 @@ def test_engine_refuses_lone_surrogates_as_invalid_arguments(tmp_path):
     # the server refuses it too, below)
     for path in ("\ud800", "references/\ud83d.md", "a\udfff"):
         with pytest.raises(InvalidArguments, match="not valid Unicode"):
-            resources.read_resource("demo", skill.folder, path, discovery_root=skill.root)
+            resource_paging.read_resource("demo", skill.folder, path, discovery_root=skill.root)
     with pytest.raises(InvalidArguments, match="not valid Unicode"):
         activation.invoke(catalog, "/demo", "go \ud800 now", "user")
     with pytest.raises(InvalidArguments, match="not valid Unicode"):

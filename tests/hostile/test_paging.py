@@ -1,4 +1,4 @@
-"""A page of skills.read costs the page (issue 11 item 11): the encoding verdict is remembered per file
+"""A page of skills.read costs the page: the encoding verdict is remembered per file
 identity (device, inode, size, modification time) in the session, so later pages read only their bytes.
 
 The tests observe this on a real file: once the verdict is remembered, bytes rewritten in place outside
@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from albedo_skills_ls.skills.limits import MAX_ENCODING_VERDICTS
-from albedo_skills_ls.skills.resources import EncodingVerdicts, read_resource
+from albedo_skills_ls.skills.resource_paging import EncodingVerdicts, read_resource
 from lsp.harness import valid, write_skill
 
 

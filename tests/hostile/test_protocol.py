@@ -11,7 +11,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.progress import Progress
 
-from albedo_skills_ls.lsp.protocol import AlbedoProtocol, EndingProgress
+from albedo_skills_ls.lsp.pygls_internals import AlbedoProtocol, EndingProgress
 from albedo_skills_ls.lsp.app import create_server
 from albedo_skills_ls.lsp.transport import EXIT_BAD_FRAME, MAX_HEADER_LINE_BYTES
 
@@ -151,7 +151,7 @@ async def _edit_many(server: LanguageServer, count: int) -> int:
 
 async def test_stock_pygls_still_keeps_a_future_per_notification():
     # The upstream bug AlbedoProtocol._execute_handler works around. When this fails, pygls stopped leaking:
-    # drop the override in albedo_skills_ls/lsp/protocol.py (and this test).
+    # drop the override in albedo_skills_ls/lsp/pygls_internals.py (and this test).
     stock = LanguageServer("stock", "0")
 
     @stock.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -168,7 +168,7 @@ async def test_our_server_forgets_every_finished_handler():
 
 
 def test_stock_pygls_still_keeps_ended_progress_tokens_and_ours_drops_them():
-    # pygls issue #607. When the first assertion fails, pygls drops ended tokens itself: remove EndingProgress.
+    # https://github.com/openlawlibrary/pygls/issues/607. When the first assertion fails, pygls drops ended tokens itself: remove EndingProgress.
     for progress_class, kept in ((Progress, True), (EndingProgress, False)):
         server = LanguageServer("stock", "0")
         server.protocol.set_writer(_Sink())

@@ -1,4 +1,4 @@
-"""`--tcp HOST:PORT` (issue 11 item 9): bracketed IPv6 accepted; anything else impossible is one clear line
+"""`--tcp HOST:PORT`: bracketed IPv6 accepted; anything else impossible is one clear line
 on stderr and exit 2, never a traceback."""
 
 from __future__ import annotations

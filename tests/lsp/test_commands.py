@@ -1,4 +1,4 @@
-"""The `workspace/executeCommand` routes over stdio with the real server (decisions.md section 5).
+"""The `workspace/executeCommand` routes over stdio with the real server (docs/design.md#5-commands).
 
 commands.catalog [folder?], commands.invoke [command, arguments?, mode?, folder?], skills.resources [name],
 skills.read [name, resource?, offset?, limit?], skills.reload and skills.prompt [folder?] (the catalog as the
@@ -17,7 +17,8 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN, parse_activation_input
+from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN
+from activation_text import parse_activation_input
 
 from .harness import valid, write_skill
 

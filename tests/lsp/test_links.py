@@ -18,7 +18,7 @@ BODY = (
     "Web: [site](https://example.com/a.md) <https://example.com/b.md> [mail](mailto:a@b.c) [here](#use)\n"
     "日本 Missing [gone](references/gone.md) and `scripts/nope.py`.\n"
     "Outside: [up](../other/SKILL.md) [abs](/etc/passwd) [linked](references/escape.md)\n"
-    "The user's project file `src/main.py` and `../shared/notes.md` are not the skill's.\n"
+    "The user's project file `src/main.py` and `../common/notes.md` are not the skill's.\n"
     "```sh\n"
     "python scripts/missing-in-fence.py  # [x](references/fenced.md)\n"
     "```\n"
@@ -90,7 +90,7 @@ async def test_broken_and_escaping_references_in_an_open_buffer(servers, tmp_pat
     assert findings(session, path) == sorted(
         expected_findings(), key=lambda item: (item[1].start.line, item[1].start.character)
     )
-    # a missing code span is information (decisions.md section 7); everything else here is a warning
+    # a missing code span is information (docs/design.md#7-what-real-skills-taught); everything else here is a warning
     nope = span(TEXT, "scripts/nope.py")
     assert all(
         d.severity == (types.DiagnosticSeverity.Information if d.range == nope else types.DiagnosticSeverity.Warning)

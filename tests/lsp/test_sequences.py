@@ -1,4 +1,4 @@
-"""Editor sessions against a from-scratch oracle (issue 21, item 1).
+"""Editor sessions against a from-scratch oracle.
 
 A hypothesis state machine drives the real server over stdio through random editor sessions: skill folders
 created, modified, deleted and renamed on disk, replaced by links (to a folder inside the roots or outside

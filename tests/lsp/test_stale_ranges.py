@@ -1,4 +1,4 @@
-"""The two stale-range bugs of issue 21, as exact reproductions (the issue's own steps).
+"""Two stale-range bugs a review found, as exact reproductions of its steps.
 
 The first (a closed file's UTF-16 ranges after a disk edit that changes character widths) is also what the
 sequence test (test_sequences.py) found and shrank to, on main before the fix. The second (a collision's

@@ -1,4 +1,4 @@
-"""Activation: commands.catalog and commands.invoke (decisions.md section 5), on real trees in tmp_path.
+"""Activation: commands.catalog and commands.invoke (docs/design.md#5-commands), on real trees in tmp_path.
 
 Covers the catalog's order and shape, both invoke modes, the activation block's delimiters, staleness
 after edits on disk, the `/reload` and `/help` built-ins, snapshot consistency under reloads, and that
@@ -24,12 +24,13 @@ from albedo_skills_ls.skills.activation import (
     activation_input,
     command_catalog,
     invoke,
-    parse_activation_input,
     resolve,
 )
 from albedo_skills_ls.skills.catalog import SkillsSession
 from albedo_skills_ls.skills.errors import InvalidArguments, Refused
-from albedo_skills_ls.skills.resources import list_resources, read_resource
+from albedo_skills_ls.skills.resource_listing import list_resources
+from albedo_skills_ls.skills.resource_paging import read_resource
+from activation_text import parse_activation_input
 from conftest import Layout, skill_text, write_skill
 
 BUILTIN_KEYS = {"command", "name", "kind", "description", "arguments"}

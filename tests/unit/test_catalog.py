@@ -1,4 +1,4 @@
-"""The session's snapshot and reload (decisions.md section 4), the parse cache, and live buffer checks."""
+"""The session's snapshot and reload (docs/design.md#4-one-immutable-snapshot), the parse cache, and live buffer checks."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ import pytest
 from cli_helpers import EXAMPLES, REPO, run_cli, valid, write_skill
 
 from albedo_skills_ls import __version__
-from albedo_skills_ls.cli import github_annotation, github_escape_data, github_escape_property
+from albedo_skills_ls.cli.formats.github import github_annotation, github_escape_data, github_escape_property
 from albedo_skills_ls.skills.discovery import DEFAULT_BUILTINS
 from albedo_skills_ls.skills.limits import MAX_CANDIDATES, MAX_DIAGNOSTICS
 from albedo_skills_ls.skills.model import Diagnostic, Range

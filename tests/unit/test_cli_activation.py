@@ -7,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from albedo_skills_ls.skills.activation import command_catalog, parse_activation_input
+from albedo_skills_ls.skills.activation import command_catalog
 from albedo_skills_ls.skills.discovery import discover
+from activation_text import parse_activation_input
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 WORKSPACE, HOME = EXAMPLES / "workspace", EXAMPLES / "home"

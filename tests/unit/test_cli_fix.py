@@ -1,4 +1,4 @@
-"""`check --fix`, `--unsafe` and `--diff` (issue 10): the editor's quick fixes applied to files on disk,
+"""`check --fix`, `--unsafe` and `--diff`: the editor's quick fixes applied to files on disk,
 byte for byte, idempotent, and never touching a file they have no fix for."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Names that are not UTF-8 (issue 11, item 4): built for real on disk, shown with escapes in text and
+"""Names that are not UTF-8 (docs/design.md#8-trust-boundaries): built for real on disk, shown with escapes in text and
 replacement characters in JSON, never a crash; the rest of the tree is still read; a text argument that
 is not UTF-8 is refused as a usage error."""
 

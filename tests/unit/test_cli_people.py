@@ -1,4 +1,4 @@
-"""The command line as a new user meets it (issue 10): where the workspace is, the same workspace form on
+"""The command line as a new user meets it: where the workspace is, the same workspace form on
 every verb, messages in the command line's words, one file checked alone, exit statuses, `new`."""
 
 from __future__ import annotations

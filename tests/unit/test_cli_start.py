@@ -1,4 +1,4 @@
-"""What a run of the command line loads and builds (issue 14): only the verb it runs, no `shutil`."""
+"""What a run of the command line loads and builds: only the verb it runs, no `shutil`."""
 
 from __future__ import annotations
 
@@ -34,12 +34,6 @@ def test_a_check_run_imports_only_its_own_verb_and_format(tmp_path):
     assert "albedo_skills_ls.skills.prompt" not in loaded  # the prompt block, shared with the server
     # argparse's own formatter imports shutil (and zlib, bz2, lzma) at every parser it builds
     assert "shutil" not in loaded and "lzma" not in loaded
-
-
-def test_the_github_helpers_are_still_importable_from_the_package():
-    from albedo_skills_ls import cli
-
-    assert cli.github_escape_data("a%b") == "a%25b"
 
 
 def test_help_follows_the_terminal_width_as_argparse_does():

@@ -1,4 +1,4 @@
-"""Discovery (decisions.md section 3) on real trees: roots, candidates, links, FIFOs, permissions,
+"""Discovery (docs/design.md#3-discovery) on real trees: roots, candidates, links, FIFOs, permissions,
 collisions, bounds, ordering and the snapshot's contents."""
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from albedo_skills_ls.skills import authoring, references, slash
 from albedo_skills_ls.skills.discovery import ParseCache, discover
 from albedo_skills_ls.skills.model import Range
 from albedo_skills_ls.skills.rules import check_document
+from albedo_skills_ls.skills.reference_scan import find_references
 
 FRONT = "---\nname: demo\ndescription: Does things.\n---\n"
 
@@ -69,7 +70,7 @@ def test_missing_and_outside(tmp_path):
         "[loop](references/loop) `src/main.py` `scripts/x.py` `references/a.md/deeper.md`\n"
     )
     path = str(folder / "SKILL.md")
-    found = references.missing_references(path, FRONT + body)
+    found = references.check_references(path, find_references(FRONT + body))
     assert [(d.code, d.range.start.line, d.message.split("`")[1]) for d in found] == [
         ("reference-missing", 4, "references/b.md"),
         ("reference-outside", 4, "../secret.md"),
@@ -80,7 +81,7 @@ def test_missing_and_outside(tmp_path):
         ("reference-missing", 6, "scripts/x.py"),
         ("reference-missing", 6, "references/a.md/deeper.md"),
     ]
-    # a missing code span is only information (decisions.md section 7): code spans are often examples
+    # a missing code span is only information (docs/design.md#7-what-real-skills-taught): code spans are often examples
     assert [d.severity for d in found] == ["warning"] * 6 + ["information"] * 2
     links = references.document_links(path, FRONT + body)
     assert [link.reference.target for link in links] == ["references/a.md", "references/inner-link.md"]

@@ -1,4 +1,4 @@
-"""Reading a SKILL.md (decisions.md section 1): bytes to text, the `---` block, the failsafe YAML tree."""
+"""Reading a SKILL.md (docs/design.md#1-reading-a-skillmd): bytes to text, the `---` block, the failsafe YAML tree."""
 
 from __future__ import annotations
 

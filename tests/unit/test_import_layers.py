@@ -19,8 +19,10 @@ PACKAGE_DIR = os.path.dirname(albedo_skills_ls.__file__)
 # the assembly on top. A core module that imported a feature would bring the cycle back.
 LSP_CORE = {
     f"{PACKAGE}.lsp.{name}"
-    for name in ("server", "documents", "convert", "delivery", "settings", "client", "protocol", "host_findings",
-                 "security_findings")
+    for name in (
+        "server", "documents", "convert", "delivery", "settings", "client", "pygls_internals", "host_findings",
+        "workspaces", "findings", "security_findings", "watchers", "client_log", "uris",
+    )
 }
 LSP_ASSEMBLY = {f"{PACKAGE}.lsp.{name}" for name in ("app", "main", "transport", "redaction")}
 
@@ -209,3 +211,17 @@ def test_the_library_reader_sees_lazy_imports_of_the_server_libraries(tmp_path):
         "import os.path\ndef f():\n    from lsprotocol import types\n    import pygls.server\nfrom . import x\n"
     )
     assert libraries_of(str(module)) == {"os", "lsprotocol", "pygls"}
+
+
+# The server's state lives in plain objects the pygls server only holds (docs/design.md#10-the-server):
+# they and everything they import stay free of pygls, so they are read and tested without a client.
+PLAIN_STATE = {f"{PACKAGE}.lsp.{name}" for name in ("workspaces", "findings", "delivery")}
+
+
+def test_the_servers_state_objects_do_not_import_pygls():
+    modules = module_names()
+    graph = import_graph()
+    for module in sorted(PLAIN_STATE):
+        reached = reachable(graph, module) | {module}
+        wrong = sorted(m for m in reached if "pygls" in libraries_of(modules[m]))
+        assert not wrong, f"{module} (server state) reaches pygls through {wrong}"

@@ -66,7 +66,7 @@ def test_the_join_fix_works_when_the_list_is_the_last_field():
 
 
 def test_which_fixes_are_safe_for_the_command_line():
-    # safe: cannot change what the skill means (decisions.md section 7 and issue 10's --fix)
+    # safe: cannot change what the skill means (docs/design.md#7-what-real-skills-taught; `check --fix`)
     text = HEAD + "allowed-tools: [Bash]\nlicence: MIT\n" + BODY
     safe = {f.diagnostic.code: f.safe for f in authoring.quick_fixes(PATH, text)}
     assert safe == {"allowed-tools-list": True, "field-unknown": True}

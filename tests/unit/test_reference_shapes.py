@@ -1,4 +1,4 @@
-"""File references as real skills write them (decisions.md section 7).
+"""File references as real skills write them (docs/design.md#7-what-real-skills-taught).
 
 Each shape here was a false `reference-missing` on public skill collections (footnotes, definitions with
 trailing text, host placeholders for the skill folder, example code spans), or a true one that deserves a
@@ -13,6 +13,7 @@ import pytest
 
 from albedo_skills_ls.skills import authoring, references
 from albedo_skills_ls.skills.model import INFORMATION, WARNING
+from albedo_skills_ls.skills.reference_scan import find_references
 
 FRONT = "---\nname: demo\ndescription: Does things.\n---\n"
 
@@ -32,7 +33,7 @@ def skill(tmp_path: Path, *files: str) -> Path:
 
 
 def findings(folder: Path, body: str):
-    return references.missing_references(str(folder / "SKILL.md"), FRONT + body)
+    return references.check_references(str(folder / "SKILL.md"), find_references(FRONT + body))
 
 
 # --- link reference definitions, as CommonMark defines them ------------------------------------------------
@@ -232,7 +233,7 @@ def test_a_link_to_a_sibling_skill_says_to_name_the_skill(tmp_path, target):
     assert "another skill" in found.message and "`threat-model`" in found.message
 
 
-@pytest.mark.parametrize("target", ["../shared/notes.md", "../../tools/x.md", "/etc/passwd", "../../README.md", "../.."])
+@pytest.mark.parametrize("target", ["../common/notes.md", "../../tools/x.md", "/etc/passwd", "../../README.md", "../.."])
 def test_other_links_outside_keep_the_move_advice(tmp_path, target):
     (found,) = findings(skill(tmp_path), f"See [x]({target}).\n")
     assert "another skill" not in found.message and "move the file" in found.message

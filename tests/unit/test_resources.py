@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills import resource_paging, resources
+from albedo_skills_ls.skills import resource_listing, resource_paging
 from albedo_skills_ls.skills.errors import InvalidArguments, Refused
 from albedo_skills_ls.skills.limits import (
     DEFAULT_READ_LIMIT,
@@ -39,11 +39,11 @@ def _discovery_root(folder):
 
 
 def list_resources(name, folder):
-    return resources.list_resources(name, folder, discovery_root=_discovery_root(folder))
+    return resource_listing.list_resources(name, folder, discovery_root=_discovery_root(folder))
 
 
 def read_resource(name, folder, *args):
-    return resources.read_resource(name, folder, *args, discovery_root=_discovery_root(folder))
+    return resource_paging.read_resource(name, folder, *args, discovery_root=_discovery_root(folder))
 
 
 def make_skill(base: Path, name: str = "demo", skill_md: bytes = SKILL_MD) -> Path:

@@ -1,4 +1,4 @@
-"""Every single-document rule of decisions.md section 2, with exact ranges, at each bound and one past it."""
+"""Every single-document rule of docs/design.md#2-validation-rules, with exact ranges, at each bound and one past it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the server loads before it can answer `initialize` (issue 14: start to `initialize` within 1.05× a
+"""What the server loads before it can answer `initialize` (the goal: start to `initialize` within 1.05× a
 minimal pygls server): no argument parser for the command lines editors use, no OpenSSL for a push client.
 The times themselves are benchmarks/start.py's; these tests keep the modules out."""
 

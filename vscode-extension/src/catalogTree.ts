@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 
-/** One entry of `commands.catalog` (decisions.md section 5). */
+/** One entry of `commands.catalog` (docs/design.md#5-commands). */
 export interface CatalogEntry {
   command: string;
   name: string;
@@ -252,7 +252,7 @@ export function skillSkeleton(name: string): string {
   ].join('\n');
 }
 
-/** The roots New Skill… offers: the workspace's two, then the user's (decisions.md: the five roots). */
+/** The roots New Skill… offers: the workspace's two, then the user's (docs/design.md#3-discovery: the five roots). */
 export function skillRoots(workspaceFolder: string | undefined, home: string | undefined): { scope: Scope; root: string }[] {
   const roots: { scope: Scope; root: string }[] = [];
   if (workspaceFolder !== undefined) {

@@ -33,7 +33,7 @@ import {
   withAlbedoLocations,
   withoutAlbedoLocations,
 } from './nativeSkillLocations';
-import type { ClientSource } from './skillsView';
+import type { ClientSource } from './clientSource';
 
 const codeOf = (diagnostic: vscode.Diagnostic) => (typeof diagnostic.code === 'object' ? String(diagnostic.code.value) : diagnostic.code?.toString());
 const finding = (diagnostic: vscode.Diagnostic): Finding => ({ code: codeOf(diagnostic), message: diagnostic.message, line: diagnostic.range.start.line, severity: diagnostic.severity });

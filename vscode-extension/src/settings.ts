@@ -6,7 +6,7 @@
  */
 import { COPILOT_LOCATIONS_SETTING } from './nativeSkillLocations';
 
-/** Every setting lives under this section (decisions.md, section 6). */
+/** Every setting lives under this section (docs/design.md#6-the-editor-faces). */
 export const SECTION = 'albedoSkills';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -165,7 +165,7 @@ export function initializationOptions(settings: ExtensionSettings): { albedoSkil
 
 /**
  * `initializationOptions` with the server's settings as the user wrote them: the server validates them and
- * reports a bad value itself (issue 9: one validator), so a wrong value is passed through, not replaced. A
+ * reports a bad value itself (docs/design.md#12-settings-one-declaration: one validator), so a wrong value is passed through, not replaced. A
  * setting with no value at all (never the case inside VS Code, which fills in package.json's defaults)
  * takes the default.
  */

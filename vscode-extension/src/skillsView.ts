@@ -23,6 +23,7 @@ import {
   summarize,
   type TreeContext,
 } from './catalogTree';
+import type { ClientSource } from './clientSource';
 import { nativeSkillSupport } from './nativeSkillSupport';
 
 export const VIEW_ID = 'albedoSkills.skills';
@@ -32,11 +33,6 @@ const CATALOG_CHANGED = 'albedoSkills/catalogChanged';
 /** Diagnostics arrive in bursts (one notification per file): the view refreshes once the burst settles. */
 const REFRESH_DELAY_MS = 150;
 
-/** What the view needs from the server owner. */
-export interface ClientSource {
-  running(): LanguageClient | undefined;
-  onDidChange(listener: (client: LanguageClient | undefined) => void): vscode.Disposable;
-}
 
 type Item = ScopeNode | RootNode | SkillNode;
 

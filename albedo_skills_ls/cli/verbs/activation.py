@@ -111,7 +111,7 @@ def configure_resources(parser: argparse.ArgumentParser) -> None:
 
 
 def run_resources(args: argparse.Namespace) -> int:
-    from ...skills.resources import list_resources
+    from ...skills.resource_listing import list_resources
 
     skill = catalog_skill(args)
     print_json(list_resources(skill.name, skill.folder, discovery_root=skill.root))
@@ -141,7 +141,7 @@ def configure_read(parser: argparse.ArgumentParser) -> None:
 
 
 def run_read(args: argparse.Namespace) -> int:
-    from ...skills.resources import read_resource
+    from ...skills.resource_paging import read_resource
 
     skill = catalog_skill(args)
     print_json(

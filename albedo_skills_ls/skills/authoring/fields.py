@@ -107,7 +107,7 @@ def top_key(line: str) -> str | None:
 
     Finds what `^([^\\s#:'"\\-?][^:]*?|-[^\\s:][^:]*?)[ \\t]*:(?:[ \\t]|$)` finds as its group, by hand: that
     expression retries `[ \\t]*:` from every position of the key, quadratic on a long line of spaces
-    (decisions.md section 8). `str.isspace` is the expression's `\\s`."""
+    (docs/design.md#8-trust-boundaries). `str.isspace` is the expression's `\\s`."""
     if not line:
         return None
     if line[0] == "-":

@@ -31,7 +31,7 @@ _SPACE = " \t"
 def atx_heading(line: str) -> tuple[int, str] | None:
     """(level, title) of an ATX heading line, or None. Finds what `^ {0,3}(#{1,6})(?:[ \\t]+(.*?))?(?:[ \\t]+#+)?
     [ \\t]*$` finds (the title stripped), by hand: that expression rescans the rest of the line from every
-    position of the title, quadratic on a long line of spaces (decisions.md section 8)."""
+    position of the title, quadratic on a long line of spaces (docs/design.md#8-trust-boundaries)."""
     indent = len(line) - len(line.lstrip(" "))
     if indent > 3:
         return None

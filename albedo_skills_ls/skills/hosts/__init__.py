@@ -2,7 +2,7 @@
 
 `report(workspace, home, ids)` walks every agent's roots once, then asks each chosen agent's model for its
 verdict on every file found. Adding an agent is one module here (its `MODEL`) and one line in `_MODULES`.
-Nothing here changes Albedo's own catalog or diagnostics (decisions.md section 9): the verdicts are a
+Nothing here changes Albedo's own catalog or diagnostics (docs/design.md#9-other-chats-and-other-agents): the verdicts are a
 separate value, shown beside them.
 """
 

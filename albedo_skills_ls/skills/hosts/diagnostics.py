@@ -1,7 +1,7 @@
 """The chosen agents' refusals as diagnostics, for `check --hosts` and the `albedoSkills.hosts` setting.
 
 These are extra findings, shown beside Albedo's own: they never enter the catalog nor change its verdicts
-(decisions.md section 9). The `albedo` model gives none (its findings are already Albedo's diagnostics), and
+(docs/design.md#9-other-chats-and-other-agents). The `albedo` model gives none (its findings are already Albedo's diagnostics), and
 a file's loads-with-a-warning verdicts stay in the table, not in the problems list.
 """
 

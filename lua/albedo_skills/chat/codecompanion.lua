@@ -43,7 +43,7 @@ local function prompt_library_names()
 end
 
 --- Whether CodeCompanion itself owns this slash command (its built-ins, the user's own, its prompt library):
---- such a turn goes as typed, as decisions.md section 9 says (the plugin's own commands win).
+--- such a turn goes as typed, as docs/design.md#9-other-chats-and-other-agents says (the plugin's own commands win).
 function M.owned(command)
   local name = command:sub(2)
   if M.ours[name] then

@@ -1,6 +1,6 @@
 -- The bounded request behind every chat integration (CodeCompanion, gp.nvim): which user turns start with a
 -- skill command, and their activations from the attached server's `commands.invoke` in user mode
--- (../shared/spec/decisions.md section 9).
+-- (docs/design.md#9-other-chats-and-other-agents).
 --
 -- A chat plugin builds its request synchronously, so this module waits, but never longer than TIMEOUT_MS for
 -- one request the plugin builds (the catalog and every turn's activation together). Whatever the server

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { Timers } from '../restarts';
-import type { ClientSource } from '../skillsView';
+import type { ClientSource } from '../clientSource';
 import { registerInputCompletion } from './inputCompletion';
 import { registerParticipant } from './participant';
 

@@ -7,8 +7,9 @@
 import * as vscode from 'vscode';
 import type { Timers } from '../restarts';
 import { buildTree, refusedSkills } from '../catalogTree';
+import type { ClientSource } from '../clientSource';
 import { listedByVsCode, type Locations, VSCODE_LOCATIONS_KEY, VSCODE_LOCATIONS_SECTION, VSCODE_USE_SKILLS_KEY } from '../nativeSkillLocations';
-import { type ClientSource, skillDiagnostics, treeContext } from '../skillsView';
+import { skillDiagnostics, treeContext } from '../skillsView';
 import { chatFolder } from './participant';
 import { catalogOf } from './serverCalls';
 import { type MenuContext, menuItems, menuPlace } from './slashMenu';

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { Timers } from '../restarts';
-import type { ClientSource } from '../skillsView';
+import type { ClientSource } from '../clientSource';
 import { builtinAnswer, helpAnswer, invalidAnswer, refusedAnswer, reloadAnswer, unavailableNotice, unknownAnswer } from './answers';
 import {
   catalogOf,
@@ -174,7 +174,7 @@ class Participant {
     return result({ answered: 'reload' });
   }
 
-  /** The turn goes as typed; one notice until the server answers again (decisions.md section 9). */
+  /** The turn goes as typed; one notice until the server answers again (docs/design.md#9-other-chats-and-other-agents). */
   private wentAsTyped(command: string, reason: string): void {
     this.channel.warn(`${command} went to the model as typed: ${reason}.`);
     if (!this.unavailableNoticeShown) {

@@ -1,7 +1,7 @@
 /**
  * What the `@albedo` chat participant sends to the model, decided without VS Code (node --test runs this
  * module directly): which turn names a command, and the messages rebuilt from the chat's history so that
- * later turns still carry the activation of earlier `/skill` turns (decisions.md section 9).
+ * later turns still carry the activation of earlier `/skill` turns (docs/design.md#9-other-chats-and-other-agents).
  *
  * This module must not import `vscode`.
  */

@@ -1,19 +1,30 @@
-"""pygls's JSON-RPC protocol, with the lifecycle and bookkeeping fixes the server needs (issue 11, items 3, 8).
+"""Every use of pygls's internals, in one module, checked at start against the installed pygls.
 
-Each fix is a small override of pygls 2.1.1 internals, named and tested (tests/hostile/test_protocol.py);
-each test also fails when pygls changes the internals it relies on, so an upgrade shows what to revisit.
+pygls has no public API for a few things the server needs; each is done here, and only here, by overriding or
+setting a private name of pygls 2.1.1 (the version `pyproject.toml` pins). `check(server)` runs at start
+(`app.create_server`) and refuses to start, naming the installed pygls and what is gone, when one of those
+names no longer exists, so an upgrade fails at once and clearly instead of breaking silently later
+(docs/server.md, "Moving to a new pygls"; docs/design.md#10-the-server). Each fix is also tested
+(tests/hostile/test_protocol.py), and each of those tests fails when pygls fixes the bug itself.
+
+The protocol's fixes (`AlbedoProtocol`):
 
 - Finished handlers are forgotten. `JsonRPCProtocol._execute_handler` stores the future of every async,
   threaded or generator handler in `_request_futures`, keyed by a fresh uuid for notifications and for each
   step of a generator handler (every builtin such as `didChange`), and only responses ever remove entries:
   one or two futures leaked per notification, about 2 KB per edit.
-- Ended progress tokens are forgotten (pygls issue #607): `Progress.end` leaves the token's future in
-  `Progress.tokens` forever.
+- Ended progress tokens are forgotten (pygls's tracker: https://github.com/openlawlibrary/pygls/issues/607):
+  `Progress.end` leaves the token's future in `Progress.tokens` forever.
 - `shutdown` cancels what is in flight over a copy of `_request_futures` (a cancelled future is now
   forgotten at once, which changed the dict under pygls's own loop).
 - Before `initialize`, a request is answered with ServerNotInitialized (-32002) and a notification other
   than `exit` is dropped, as the protocol says, instead of reaching handlers that wait for a first
   discovery that has not started (the request was held forever).
+- What is sent holds no lone surrogate, and what is logged is its size, never its body (`_send_data`).
+
+The transport's hooks (`transport.py` reads frames itself, strictly): pygls's `shutdown()` ends the input
+loop by setting the server's `_stop_event` and closes a TCP listener kept in `_server`; `stop_event` and
+`keep_listener` set them.
 """
 
 from __future__ import annotations
@@ -23,15 +34,44 @@ import inspect
 import json
 import logging
 import re
+import threading
 from concurrent.futures import Future
 from typing import Any, Generator
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInternalError, JsonRpcServerNotInitialized
-from pygls.progress import Progress
-from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.language_server import lsp_method
-from pygls.protocol.json_rpc import RPCNotification, RPCRequest
+
+TESTED_PYGLS = "2.1.1"
+
+
+class PyglsInternalsMissing(RuntimeError):
+    """The installed pygls lacks a name this module relies on."""
+
+
+def installed_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pygls")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _refusal(missing: str) -> PyglsInternalsMissing:
+    return PyglsInternalsMissing(
+        f"albedo-skills-ls was tested with pygls {TESTED_PYGLS}, and the installed pygls {installed_version()} "
+        f"lacks {missing}. Install the tested version (pip install 'pygls=={TESTED_PYGLS}'), or see "
+        '"Moving to a new pygls" in docs/server.md.'
+    )
+
+
+try:
+    from pygls.exceptions import JsonRpcInternalError, JsonRpcServerNotInitialized
+    from pygls.progress import Progress
+    from pygls.protocol import JsonRPCProtocol, LanguageServerProtocol, lsp_method
+    from pygls.protocol.json_rpc import RPCNotification, RPCRequest
+    from pygls.server import JsonRPCServer
+except ImportError as exc:  # a module or name moved: said as clearly as a missing attribute
+    raise _refusal(f"{exc.name or 'a module'} ({exc})") from exc
 
 log = logging.getLogger("albedo_skills_ls")
 
@@ -124,7 +164,10 @@ class AlbedoProtocol(LanguageServerProtocol):
             raise
         except Exception as error:
             log.error("a message could not be sent: %s", type(error).__name__)
-            self._server._report_server_error(error, JsonRpcInternalError)
+            try:  # the public reporter (pygls's private one only adds this guard)
+                self._server.report_server_error(error, JsonRpcInternalError)
+            except Exception:
+                log.warning("could not report a failure to send")
 
     def handle_message(self, message: Any) -> None:
         if not self.initialize_received:
@@ -142,3 +185,50 @@ class AlbedoProtocol(LanguageServerProtocol):
                 log.debug("notification %r before initialize: dropped", method)
                 return
         super().handle_message(message)
+
+
+# --- the start-up check ----------------------------------------------------------------------------------
+
+# The private names used above and in `transport.py`: (where, name). Methods are looked up on the class;
+# attributes that pygls sets in `__init__` on the instance `check` is given.
+PRIVATE_METHODS = (
+    (JsonRPCProtocol, "_execute_handler"),
+    (JsonRPCProtocol, "_send_data"),
+    (JsonRPCProtocol, "_send_response"),
+    (JsonRPCProtocol, "_serialize_message"),
+    (LanguageServerProtocol, "lsp_shutdown"),
+)
+PROTOCOL_ATTRIBUTES = ("_request_futures", "_shutdown", "_include_headers", "_server")
+SERVER_ATTRIBUTES = ("_stop_event", "_server")
+
+
+def missing_internals(server: Any) -> list[str]:
+    missing = [f"{owner.__name__}.{name}" for owner, name in PRIVATE_METHODS if not hasattr(owner, name)]
+    missing += [f"protocol.{name}" for name in PROTOCOL_ATTRIBUTES if not hasattr(server.protocol, name)]
+    missing += [f"server.{name}" for name in SERVER_ATTRIBUTES if not hasattr(server, name)]
+    if not isinstance(getattr(server.protocol, "progress", None), Progress):
+        missing.append("protocol.progress (a pygls.progress.Progress)")
+    elif not hasattr(server.protocol.progress, "tokens"):
+        missing.append("Progress.tokens")
+    return missing
+
+
+def check(server: Any) -> None:
+    """Refuse to start when a pygls internal this module relies on is gone."""
+    missing = missing_internals(server)
+    if missing:
+        raise _refusal(", ".join(missing))
+
+
+# --- the transport's hooks -------------------------------------------------------------------------------
+
+
+def stop_event(server: JsonRPCServer) -> threading.Event:
+    """An event pygls's `shutdown()` sets, ending our input loop as it ends its own."""
+    server._stop_event = event = threading.Event()
+    return event
+
+
+def keep_listener(server: JsonRPCServer, listener: Any) -> None:
+    """Hand a TCP listener to pygls, so its `shutdown()` closes it."""
+    server._server = listener

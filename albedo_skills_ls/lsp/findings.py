@@ -1,0 +1,133 @@
+"""Which diagnostics each file has now, decided by the file's kind (the one place).
+
+Part of the server core, and plain Python: no pygls. An open `SKILL.md` is checked from its buffer
+(`check_buffer`), a chat buffer's `/commands` against its folder's catalog (`slash.check_chat`), any other
+file is what the snapshot found on disk; the security reading adds its findings (of the buffer when the
+file is open, of the saved files otherwise; `security_findings.py`); then the agents chosen in
+`albedoSkills.hosts` add their refusals, and the whole is bounded per file (`skills/limits.py` MAX_FILE_DIAGNOSTICS). The server hands in how to
+find an open document and which files are open.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Mapping, Protocol
+
+from ..skills import slash
+from ..skills.catalog import SkillsSession, bounded_file_diagnostics, check_buffer
+from ..skills.model import Diagnostic
+from .host_findings import HostFindings
+from .security_findings import SecurityFindings, bundling_folder, policy_of
+from .settings import Settings
+from .workspaces import Workspaces
+
+
+
+class OpenBuffer(Protocol):
+    """What this module reads of `documents.OpenDocument` (that module reaches pygls; this one must not)."""
+
+    @property
+    def kind(self) -> str | None: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+class Findings:
+    def __init__(
+        self,
+        workspaces: Workspaces,
+        settings: Callable[[], Settings],
+        open_document: Callable[[str], OpenBuffer | None],
+        open_paths: Callable[[], Iterable[str]],
+    ) -> None:
+        self.workspaces = workspaces
+        self._settings = settings
+        self._open_document = open_document  # by path
+        self._open_paths = open_paths
+        self.host_findings = HostFindings()  # other agents' verdicts (`albedoSkills.hosts`, the hover)
+        self.security_findings = SecurityFindings()  # the security reading (`albedoSkills.security.*`)
+
+    def clear(self) -> None:
+        """The disk or the settings changed: other agents' verdicts and the security reading are read again."""
+        self.host_findings.clear()
+        self.security_findings.clear()
+
+    def for_file(self, path: str) -> tuple[Diagnostic, ...]:
+        """What the editor shows for one file now: bounded (skills/limits.py MAX_FILE_DIAGNOSTICS)."""
+        return bounded_file_diagnostics(path, self._unbounded(path))
+
+    def _unbounded(self, path: str) -> tuple[Diagnostic, ...]:
+        """Albedo's findings for one file, then the chosen agents' refusals (`albedoSkills.hosts`)."""
+        settings = self._settings()
+        own = self._own(path)
+        if not settings.enable or not settings.hosts:
+            return own
+        return own + self.hosts_diagnostics(self.workspaces.session_for(path)).get(path, ())
+
+    def hosts_diagnostics(self, session: SkillsSession) -> dict[str, tuple[Diagnostic, ...]]:
+        settings = self._settings()
+        return self.host_findings.diagnostics(session.workspace, settings.home_folder(), settings.hosts)
+
+    def _own(self, path: str) -> tuple[Diagnostic, ...]:
+        """One file's diagnostics now: an open buffer is checked from its text, any other from the snapshot;
+        then the security reading's, of the same text."""
+        settings = self._settings()
+        if not settings.enable:
+            return ()
+        document = self._open_document(path)
+        policy = policy_of(settings)
+        if document is not None and document.kind == "skill":
+            own = check_buffer(self.workspaces.session_placing(path).snapshot, path, document.text)
+            return by_position(own + self.security_findings.in_buffer(path, document.text, "skill", policy))
+        if document is not None and document.kind == "chat":  # its `/commands`, against its folder's catalog
+            return slash.check_chat(self.workspaces.session_for(path).snapshot, path, document.text)
+        if document is not None and self.bundled(path):  # a file a skill bundles, open: its unsaved text
+            return self.security_findings.in_buffer(path, document.text, "bundled", policy)
+        found: tuple[Diagnostic, ...] = ()
+        for session in self.workspaces.sessions:
+            known = session.snapshot.file_diagnostics.get(path)
+            if known is not None:
+                found = known
+                break
+        for session in self.workspaces.sessions:
+            security = self.security_on_disk(session).get(path)
+            if security:
+                return by_position(found + security)
+        return found
+
+    def security_on_disk(self, session: SkillsSession) -> Mapping[str, tuple[Diagnostic, ...]]:
+        """The security reading of a folder's workspace skills as saved, per file."""
+        return self.security_findings.on_disk(session.workspace, session.snapshot, policy_of(self._settings()))
+
+    def bundled(self, path: str) -> bool:
+        """Whether `path` is a file some skill of the catalogs bundles (checked live when open)."""
+        return bundling_folder([session.snapshot for session in self.workspaces.sessions], path) is not None
+
+    def checks_live(self, path: str) -> bool:
+        """Whether an open file is checked as typed: a SKILL.md, a chat buffer, or a file a skill bundles
+        while the security reading is on."""
+        document = self._open_document(path)
+        if document is None:
+            return False
+        return document.kind is not None or (self._settings().security and self.bundled(path))
+
+    def everything(self) -> dict[str, tuple[Diagnostic, ...]]:
+        """Every file known to any snapshot, plus open `SKILL.md` and chat buffers (first session wins shared
+        files)."""
+        settings = self._settings()
+        if not settings.enable:
+            return {}
+        paths: dict[str, None] = {}
+        for session in self.workspaces.sessions:
+            paths.update(dict.fromkeys(session.snapshot.file_diagnostics))
+            if settings.hosts:  # files only other agents read (.claude/skills...) have findings too
+                paths.update(dict.fromkeys(self.hosts_diagnostics(session)))
+            paths.update(dict.fromkeys(self.security_on_disk(session)))  # bundled files too
+        for path in self._open_paths():
+            if self.checks_live(path):
+                paths[path] = None
+        return {path: self.for_file(path) for path in paths}
+
+
+def by_position(found: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
+    return tuple(sorted(found, key=lambda diagnostic: diagnostic.sort_key))
