@@ -55,6 +55,9 @@ def ignored(root: Path, path: str) -> bool:
     return subprocess.run(["git", "check-ignore", "-q", path], cwd=root).returncode == 0
 
 
+EXPLICIT_ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+
+
 def slug(heading: str) -> str:
     """A heading's anchor as GitHub and VS Code write it."""
     kept = re.sub(r"[^\w\- ]", "", heading.strip().lower())
@@ -69,6 +72,8 @@ def anchors_of(text: str) -> set[str]:
             in_fence = not in_fence
         elif not in_fence and line.startswith("#"):
             found.add(slug(line.lstrip("#")))
+        if not in_fence:  # an explicit anchor (docs/diagnostics.md gives each code's table row one)
+            found.update(EXPLICIT_ANCHOR.findall(line))
     return found
 
 
