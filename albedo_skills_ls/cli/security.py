@@ -101,7 +101,7 @@ def with_security(
     from types import MappingProxyType
 
     from ..skills.model import count_severities
-    from ..skills.security.review import review_folders
+    from ..skills.security.review import beside_own, review_folders
 
     policy = policy_of(args, base or catalog.workspace or os.getcwd())
     folders = skill_folders(catalog, given)
@@ -125,6 +125,7 @@ def with_security(
     else:
         kept, per_file = catalog.diagnostics, dict(catalog.file_diagnostics)
         counts, not_shown, dropped = catalog.diagnostic_counts, catalog.not_shown, catalog.diagnostics_dropped
+        added = beside_own(added, (d for found in per_file.values() for d in found))
     for diagnostic in added:
         per_file[diagnostic.path] = per_file.get(diagnostic.path, ()) + (diagnostic,)
     added_counts = count_severities(added)

@@ -16,6 +16,7 @@ from ..skills import slash
 from ..skills.catalog import SkillsSession, bounded_file_diagnostics, check_buffer
 from ..skills.model import Diagnostic
 from .host_findings import HostFindings
+from ..skills.security.review import beside_own
 from .security_findings import SecurityFindings, bundling_folder, policy_of
 from .settings import Settings
 from .workspaces import Workspaces
@@ -90,7 +91,7 @@ class Findings:
                 found = known
                 break
         for session in self.workspaces.sessions:
-            security = self.security_on_disk(session).get(path)
+            security = beside_own(self.security_on_disk(session).get(path, ()), found)
             if security:
                 return by_position(found + security)
         return found

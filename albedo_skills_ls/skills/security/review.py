@@ -142,3 +142,21 @@ def _file_text(path: str, folder: str) -> str:
     finally:
         os.close(descriptor)
     return data.decode("utf-8", errors="replace")
+
+
+# Albedo's own errors that already say a file could not be read (and keep its skill out). Beside one of them,
+# the reading's `security-not-fully-read` on the same file says nothing new, so a report that shows both
+# keeps Albedo's; a security-only report (`check --security`) keeps the reading's, its only word on the file.
+ALREADY_UNREAD = frozenset(
+    code.id for code in (codes.UNREADABLE, codes.ENCODING, codes.SKILL_FILE_TOO_LARGE, codes.SKILL_FILE_NOT_REGULAR)
+)
+
+
+def beside_own(security: Iterable[Diagnostic], own: Iterable[Diagnostic]) -> tuple[Diagnostic, ...]:
+    """The reading's findings to show beside Albedo's own: none repeating that a file could not be read."""
+    unread = {diagnostic.path for diagnostic in own if diagnostic.code in ALREADY_UNREAD}
+    return tuple(
+        finding
+        for finding in security
+        if not (finding.code == codes.SECURITY_NOT_FULLY_READ.id and finding.path in unread)
+    )
