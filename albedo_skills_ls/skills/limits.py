@@ -46,3 +46,7 @@ MAX_HOST_SKILL_FILES = 512  # files named SKILL.md (any letter case) judged per 
 # parser composes nodes recursively and overflows the stack (a crash, not an error) near 30,000 levels
 MAX_HOST_YAML_NESTING = 1_000
 MAX_PLUGIN_MANIFEST_BYTES = 64 * 1024  # a Codex `.codex-plugin/plugin.json` read for its name; larger: not read
+
+# Mentions of a skill (skills/mentions.py): the walk of the workspace for agent files and chat files
+MAX_MENTION_WALK_ENTRIES = 20_000  # directory entries read in one walk
+MAX_MENTION_WALK_DEPTH = 12  # folder levels below the workspace folder
