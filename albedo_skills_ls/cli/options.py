@@ -39,6 +39,8 @@ VERBS: tuple[Verb, ...] = (
     Verb("resources", "list a skill's resource files", "activation"),
     Verb("read", "read one bounded page of a skill's file", "activation"),
     Verb("new", "create a valid skill skeleton NAME/SKILL.md (never overwrites)", "new"),
+    Verb("rename", "rename a skill: its folder, name:, every mention in the workspace and its mirror links (writes; --dry-run, --diff do not)", "rename"),
+    Verb("references", "list every mention of a skill: /name, links into its folder, skills: lists, mirror links", "rename"),
     Verb("hosts", "for each SKILL.md, which other agents (Codex, Claude Code, Gemini CLI...) load it, and why not", "hosts"),
 )
 
