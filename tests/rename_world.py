@@ -116,3 +116,28 @@ def snapshot(folder: Path) -> dict[str, str]:
         elif path.is_file() and ".git" not in path.parts:
             found[relative] = path.read_text(encoding="utf-8")
     return found
+
+
+def expected_after(before: dict[str, str]) -> dict[str, str]:
+    """The workspace (a `snapshot`) as renaming `demo` to `showcase` must leave it: each mention changed, the
+    folder and the mirror link renamed and the link re-pointed, nothing else."""
+    replaced = {
+        ".agents/skills/other/SKILL.md": [("/demo prepare", "/showcase prepare"), ("`/demo merge`", "`/showcase merge`"),
+                                          ("(../demo/", "(../showcase/")],
+        "AGENTS.md": [("`/demo`", "`/showcase`"), ("skills/demo/SKILL", "skills/showcase/SKILL")],
+        "notes.chat.md": [("/demo go", "/showcase go"), ("/skill:demo x", "/skill:showcase x")],
+        ".claude/agents/helper.md": [("skills: [demo,", "skills: [showcase,")],
+        ".claude/agents/block-helper.md": [("  - demo\n---", "  - showcase\n---")],
+        ".agents/skills/demo/SKILL.md": [("name: demo\n", "name: showcase\n")],
+    }
+    after = {}
+    for path, text in before.items():
+        for old, new in replaced.get(path, []):
+            assert text.count(old) == 1, (path, old)
+            text = text.replace(old, new)
+        if path == ".agents/skills/demo" or path.startswith(".agents/skills/demo/"):
+            path = ".agents/skills/showcase" + path.removeprefix(".agents/skills/demo")
+        after[path] = text
+    del after[".claude/skills/demo"]
+    after[".claude/skills/showcase"] = "-> ../../.agents/skills/showcase"
+    return after

@@ -24,6 +24,8 @@ def register(server: AlbedoLanguageServer) -> None:
         ls.apply_settings(settings_module.parse(settings_module.section_of(params.initialization_options)))
         if ls.client.pull_diagnostics:
             enable_pull_diagnostics(ls)
+        for offer in ls.offered:  # each registers its handlers only if the client declares the feature
+            offer(ls)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: AlbedoLanguageServer, params: types.InitializedParams) -> None:

@@ -59,6 +59,8 @@ class AlbedoLanguageServer(LanguageServer):
         self._log_handler: ClientLogHandler | None = None
         self.ready = asyncio.Event()  # set once the first discovery finished (tests and requests wait on it)
         self.host_findings = HostFindings()  # other agents' verdicts (`albedoSkills.hosts`, the hover)
+        # features registered at `initialize`, once the client said it has them (so only they are advertised)
+        self.offered: list[Callable[[AlbedoLanguageServer], None]] = []
 
     # --- the client --------------------------------------------------------------------------------------
 

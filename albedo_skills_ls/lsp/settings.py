@@ -31,6 +31,13 @@ class Settings:
     log_level: str = "info"
     # other agents whose refusals become diagnostics (skills/hosts/ ids); none by default: no new noise
     hosts: tuple[str, ...] = ()
+    # skills as a language: each editor feature can be turned off
+    rename: bool = True
+    references: bool = True
+    workspace_symbols: bool = True
+    code_lens: bool = True
+    inlay_hints: bool = True
+    folding: bool = True
     problems: tuple[str, ...] = field(default=(), compare=False)
 
     def discovery_key(self) -> tuple[Any, ...]:
@@ -90,6 +97,12 @@ _KEYS = {
     "chat.filePatterns": ("chat_file_patterns", _names),
     "logLevel": ("log_level", _level),
     "hosts": ("hosts", _hosts),
+    "rename": ("rename", _bool),
+    "references": ("references", _bool),
+    "workspaceSymbols": ("workspace_symbols", _bool),
+    "codeLens": ("code_lens", _bool),
+    "inlayHints": ("inlay_hints", _bool),
+    "folding": ("folding", _bool),
 }
 
 

@@ -198,3 +198,45 @@ def scan_text(
     if agent_file:
         found += skills_list(lines, name)
     return sorted(found)
+
+
+class Under(NamedTuple):
+    """The skill name under a cursor: the name, where it is spelled, and the form (`name` on a `SKILL.md`'s
+    own `name:`, `command` or `code` on a `/name`)."""
+
+    name: str
+    range: Range
+    kind: MentionKind
+
+
+def name_under(text: str, line: int, character: int, *, skill_file: bool) -> Under | None:
+    """The skill name at (line, character) in a `SKILL.md` (`skill_file`) or a chat buffer, in one of the
+    forms a rename starts from; None elsewhere. Whether a skill has that name is the caller's to check."""
+    lines = lines_of(text)
+    if not 0 <= line < len(lines):
+        return None
+    current = lines[line].rstrip("\r\n")
+    frontmatter = frontmatter_lines(lines)
+    if skill_file and line in frontmatter:
+        key, colon, rest = current.partition(":")
+        value = rest.split(" #", 1)[0].strip().strip("\"'")
+        start = _value_start(current, len(key) + 1, rest, value) if colon and key.rstrip() == "name" and value else None
+        if start is not None and start <= character <= start + len(value):
+            return Under(value, Range.of(line, start, line, start + len(value)), "name")
+        return None
+    if line not in {number for number, _line in prose_lines(lines[: line + 1])}:
+        return None  # fenced code
+    tokens: list[tuple[str, int, MentionKind]] = []
+    match = _COMMAND.match(current)
+    if match:
+        tokens.append((match.group(1), match.start(1), "command"))
+    for span in code_spans(current) if "`" in current else ():
+        content = current[span.begin : span.stop]
+        if content.strip():
+            tokens.append((content.strip().split(None, 1)[0], span.begin + len(content) - len(content.lstrip()), "code"))
+    for token, start, kind in tokens:
+        name = token.removeprefix("/skill:") if token.startswith("/skill:") else token[1:] if token.startswith("/") else ""
+        begin = start + len(token) - len(name)
+        if name and start <= character <= begin + len(name):
+            return Under(name, Range.of(line, begin, line, begin + len(name)), kind)
+    return None

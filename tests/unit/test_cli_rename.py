@@ -11,36 +11,12 @@ import rename_world as world
 from cli_helpers import run_cli
 
 
-def _expected_after(before: dict[str, str]) -> dict[str, str]:
-    """The workspace as the rename must leave it: each mention changed, nothing else."""
-    replaced = {
-        ".agents/skills/other/SKILL.md": [("/demo prepare", "/showcase prepare"), ("`/demo merge`", "`/showcase merge`"),
-                                          ("(../demo/", "(../showcase/")],
-        "AGENTS.md": [("`/demo`", "`/showcase`"), ("skills/demo/SKILL", "skills/showcase/SKILL")],
-        "notes.chat.md": [("/demo go", "/showcase go"), ("/skill:demo x", "/skill:showcase x")],
-        ".claude/agents/helper.md": [("skills: [demo,", "skills: [showcase,")],
-        ".claude/agents/block-helper.md": [("  - demo\n---", "  - showcase\n---")],
-        ".agents/skills/demo/SKILL.md": [("name: demo\n", "name: showcase\n")],
-    }
-    after = {}
-    for path, text in before.items():
-        for old, new in replaced.get(path, []):
-            assert text.count(old) == 1, (path, old)
-            text = text.replace(old, new)
-        if path == ".agents/skills/demo" or path.startswith(".agents/skills/demo/"):
-            path = ".agents/skills/showcase" + path.removeprefix(".agents/skills/demo")
-        after[path] = text
-    del after[".claude/skills/demo"]
-    after[".claude/skills/showcase"] = "-> ../../.agents/skills/showcase"
-    return after
-
-
 def test_rename_changes_every_mention_and_nothing_else(tmp_path: Path) -> None:
     workspace, home = world.build(tmp_path)
     before, home_before = world.snapshot(workspace), world.snapshot(home)
     done = run_cli("rename", "demo", "showcase", cwd=workspace, home=home)
     assert done.returncode == 0, done.stderr
-    assert world.snapshot(workspace) == _expected_after(before)
+    assert world.snapshot(workspace) == world.expected_after(before)
     assert world.snapshot(home) == home_before  # the user root is listed, never edited
     assert b"left " in done.stdout and b"mine/SKILL.md:7 command (outside the workspace" in done.stdout
     checked = run_cli("check", "--format", "json", cwd=workspace, home=home)

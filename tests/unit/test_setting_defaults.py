@@ -26,4 +26,4 @@ def test_package_json_defaults_equal_the_servers():
             expected = ""
         assert schema_default == expected, name
         compared.append(name)
-    assert len(compared) == len(_KEYS) == 9
+    assert len(compared) == len(_KEYS) == 15

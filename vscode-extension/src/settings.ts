@@ -25,6 +25,12 @@ export interface ServerSettings {
   chat: { languageIds: string[]; filePatterns: string[] };
   logLevel: LogLevelName;
   hosts: string[];
+  rename: boolean;
+  references: boolean;
+  workspaceSymbols: boolean;
+  codeLens: boolean;
+  inlayHints: boolean;
+  folding: boolean;
 }
 
 /** The server's settings plus the ones only the extension reads (how to start the server). */
@@ -46,6 +52,12 @@ export function defaultSettings(): ExtensionSettings {
     },
     logLevel: 'info',
     hosts: [],
+    rename: true,
+    references: true,
+    workspaceSymbols: true,
+    codeLens: true,
+    inlayHints: true,
+    folding: true,
     server: { path: [], pythonPath: '' },
   };
 }
@@ -61,6 +73,12 @@ export const SETTING_KEYS = [
   'chat.filePatterns',
   'logLevel',
   'hosts',
+  'rename',
+  'references',
+  'workspaceSymbols',
+  'codeLens',
+  'inlayHints',
+  'folding',
   'server.path',
   'server.pythonPath',
 ] as const;
@@ -135,6 +153,12 @@ export function readSettings(raw: unknown): ReadSettings {
     take('chat.filePatterns', isNames, 'a list of non-empty strings') ?? settings.chat.filePatterns;
   settings.logLevel = take('logLevel', isLogLevel, `one of ${LOG_LEVELS.join(', ')}`) ?? settings.logLevel;
   settings.hosts = take('hosts', isNames, 'a list of agent ids') ?? settings.hosts;
+  settings.rename = take('rename', isBoolean, 'true or false') ?? settings.rename;
+  settings.references = take('references', isBoolean, 'true or false') ?? settings.references;
+  settings.workspaceSymbols = take('workspaceSymbols', isBoolean, 'true or false') ?? settings.workspaceSymbols;
+  settings.codeLens = take('codeLens', isBoolean, 'true or false') ?? settings.codeLens;
+  settings.inlayHints = take('inlayHints', isBoolean, 'true or false') ?? settings.inlayHints;
+  settings.folding = take('folding', isBoolean, 'true or false') ?? settings.folding;
   settings.server.path =
     take('server.path', isNames, 'a list of non-empty strings (the command and its arguments)') ??
     settings.server.path;

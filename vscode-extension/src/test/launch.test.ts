@@ -185,7 +185,7 @@ describe('readSettings and initializationOptions', () => {
     // copilotSkillLocations is the extension's alone (nativeSkillLocations.ts), off by default.
     assert.equal(properties[`albedoSkills.${COPILOT_LOCATIONS_SETTING}`].default, false);
     const keys = Object.keys(properties).filter((key) => key.startsWith('albedoSkills.') && key !== `albedoSkills.${COPILOT_LOCATIONS_SETTING}`);
-    assert.equal(keys.length, 12);
+    assert.equal(keys.length, 18);
     for (const key of keys) {
       const value = key
         .slice('albedoSkills.'.length)
@@ -225,6 +225,12 @@ describe('readSettings and initializationOptions', () => {
       chat: { languageIds: ['my-chat'], filePatterns: ['*.talk'] },
       logLevel: 'debug',
       hosts: ['codex', 'zed'],
+      rename: false,
+      references: false,
+      workspaceSymbols: false,
+      codeLens: false,
+      inlayHints: false,
+      folding: false,
       server: { path: ['ls', '-v'], pythonPath: '/py' },
     });
     assert.deepEqual(problems, []);
@@ -237,6 +243,12 @@ describe('readSettings and initializationOptions', () => {
       chat: { languageIds: ['my-chat'], filePatterns: ['*.talk'] },
       logLevel: 'debug',
       hosts: ['codex', 'zed'],
+      rename: false,
+      references: false,
+      workspaceSymbols: false,
+      codeLens: false,
+      inlayHints: false,
+      folding: false,
       server: { path: ['ls', '-v'], pythonPath: '/py' },
     });
   });
@@ -259,6 +271,12 @@ describe('readSettings and initializationOptions', () => {
       chat: { languageIds: 'albedo-chat', filePatterns: [null] },
       logLevel: 'verbose',
       hosts: 'codex',
+      rename: 'off',
+      references: 'off',
+      workspaceSymbols: 'off',
+      codeLens: 'off',
+      inlayHints: 'off',
+      folding: 'off',
       server: { path: '/usr/bin/albedo-skills-ls', pythonPath: false },
     });
     assert.deepEqual(settings, defaultSettings());
@@ -312,6 +330,12 @@ describe('readSettings and initializationOptions', () => {
       },
       logLevel: 'info',
       hosts: [],
+      rename: true,
+      references: true,
+      workspaceSymbols: true,
+      codeLens: true,
+      inlayHints: true,
+      folding: true,
     });
     // A copy: the options sent to the server do not share arrays with the settings.
     options.albedoSkills.builtinCommands.push('mutated');

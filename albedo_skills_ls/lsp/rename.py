@@ -1,0 +1,211 @@
+"""Rename a skill from its `name:`, from a `/name` (chat buffer or `SKILL.md`), or by renaming its folder in
+the editor's file tree (`workspace/willRenameFiles`): the engine's plan (`skills/rename.py`) as one
+`WorkspaceEdit`.
+
+The edit's order is what the client applies in turn: the text edits (on the files' current names), then the
+mirror links renamed, then the skill's folder (a link is renamed while what it points at still exists).
+A link's target cannot be rewritten through LSP: each mirror rename carries a change annotation that asks
+for confirmation and names `albedo-skills rename OLD NEW`, which re-points it. A client that cannot rename
+files (no `rename` in `workspace.workspaceEdit.resourceOperations`) gets a refusal that says so, never half
+a rename; mentions outside every workspace folder are left, and a message lists them.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lsprotocol import types
+
+from ..skills.mentions import Target, target_at
+from ..skills.model import Range
+from ..skills.rename import FileRename, Refusal, RenamePlan, finish_command, plan_rename
+from ..skills.rules import check_document
+from ..skills.skill_file import read_skill_text
+from .commands import RequestFailed
+from .convert import path_to_uri, to_lsp_range, uri_to_path
+from .documents import OpenDocument, isolated, open_document
+from .references import catalog_of, search_options, source, target_under
+from .server import AlbedoLanguageServer
+
+RELINK = "albedo-skills.relink"
+OUTSIDE = "albedo-skills.outside-workspace"
+
+
+def _refuse_without_file_operations(ls: AlbedoLanguageServer, old: str) -> None:
+    if not ls.client.rename_files:
+        raise RequestFailed(
+            "this editor cannot rename files through a language server (it does not declare "
+            "`workspace.workspaceEdit.resourceOperations` with `rename`), and renaming a skill renames its folder: "
+            f"run `albedo-skills rename {old} NEW` in a terminal instead"
+        )
+
+
+def _text_edits(ls: AlbedoLanguageServer, plan: RenamePlan) -> list[types.TextDocumentEdit]:
+    by_path: dict[str, list] = {}
+    for edit in plan.edits:
+        by_path.setdefault(edit.path, []).append(edit)
+    found = []
+    for path, edits in by_path.items():
+        opened = ls.open_text(path)
+        lines = source(ls, path)
+        annotation = OUTSIDE if plan.outside_workspace and ls.client.change_annotations else None
+        found.append(
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(
+                    uri=path_to_uri(path), version=opened[1] if opened else None
+                ),
+                edits=[
+                    types.AnnotatedTextEdit(range=to_lsp_range(edit.range, lines, ls.encoding), new_text=edit.new_text,
+                                            annotation_id=annotation)
+                    if annotation
+                    else types.TextEdit(range=to_lsp_range(edit.range, lines, ls.encoding), new_text=edit.new_text)
+                    for edit in edits
+                ],
+            )
+        )
+    return found
+
+
+def _file_rename(ls: AlbedoLanguageServer, rename: FileRename, annotation: str | None) -> types.RenameFile:
+    return types.RenameFile(
+        old_uri=path_to_uri(rename.old),
+        new_uri=path_to_uri(rename.new),
+        annotation_id=annotation if ls.client.change_annotations else None,
+    )
+
+
+def workspace_edit(ls: AlbedoLanguageServer, plan: RenamePlan, *, with_folder: bool = True) -> types.WorkspaceEdit:
+    changes: list = list(_text_edits(ls, plan))
+    mirrors = [rename for rename in plan.renames if rename.kind == "mirror" and rename.old != rename.new]
+    changes += [_file_rename(ls, rename, RELINK) for rename in mirrors]
+    if with_folder:
+        folder = next(rename for rename in plan.renames if rename.kind == "folder")
+        changes.append(_file_rename(ls, folder, OUTSIDE if plan.outside_workspace else None))
+    annotations = None
+    if ls.client.change_annotations:
+        annotations = {
+            RELINK: types.ChangeAnnotation(
+                label="Mirror link: renamed, still to re-point",
+                needs_confirmation=True,
+                description=f"The link keeps pointing at the old folder until `{finish_command(plan.old_name, plan.new_name)}` "
+                "re-points it (the protocol cannot change where a link points)",
+            ),
+            OUTSIDE: types.ChangeAnnotation(
+                label="Outside the workspace folders",
+                needs_confirmation=True,
+                description="This skill lives in a user root, outside every workspace folder",
+            ),
+        }
+    return types.WorkspaceEdit(document_changes=changes, change_annotations=annotations)
+
+
+def tell_what_is_left(ls: AlbedoLanguageServer, plan: RenamePlan) -> None:
+    """What the edit cannot do, said once: links to re-point, mentions left outside the workspace."""
+    notes = []
+    if plan.relinks:
+        notes.append(
+            f"{len(plan.relinks)} mirror link(s) still point at the old folder: run "
+            f"`{finish_command(plan.old_name, plan.new_name)}` to re-point them"
+        )
+    if plan.left:
+        places = ", ".join(f"{mention.path}:{mention.range.start.line + 1}" for mention in plan.left[:3])
+        more = f" and {len(plan.left) - 3} more" if len(plan.left) > 3 else ""
+        notes.append(f"{len(plan.left)} mention(s) outside the workspace were left as they are: {places}{more}")
+    if notes:
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message="; ".join(notes)))
+
+
+def _plan(ls: AlbedoLanguageServer, target: Target, new_name: str) -> RenamePlan:
+    plan = plan_rename(catalog_of(ls, target), target, new_name, ls.home(), **search_options(ls))
+    if isinstance(plan, Refusal):
+        raise RequestFailed(f"cannot rename `{target.name}` to `{new_name}`: {plan.message}")
+    return plan
+
+
+def enable(server: AlbedoLanguageServer) -> None:
+    """Registered from `initialize` for clients that declare `textDocument.rename`; folder renames in the
+    file tree for clients that declare `workspace.fileOperations.willRename`."""
+    if server.client.rename:
+        _enable_rename(server)
+    if server.client.will_rename_files:
+        _enable_folder_rename(server)
+
+
+def _starting_point(ls: AlbedoLanguageServer, uri: str, position: types.Position) -> tuple[OpenDocument, Target, Range] | None:
+    """The open buffer and the skill named under the cursor, once it is known this client can take the edit."""
+    document = open_document(ls, uri)
+    if document is None or not ls.settings.rename:
+        return None
+    found = target_under(ls, document, position)
+    if found is None:
+        return None
+    _refuse_without_file_operations(ls, found[0].name)
+    return document, found[0], found[1]
+
+
+def _enable_rename(server: AlbedoLanguageServer) -> None:
+    options = types.RenameOptions(prepare_provider=server.client.prepare_rename)
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME, options)
+    @isolated
+    def rename(ls: AlbedoLanguageServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+        start = _starting_point(ls, params.text_document.uri, params.position)
+        if start is None:
+            return None
+        plan = _plan(ls, start[1], params.new_name.strip().removeprefix("/"))
+        tell_what_is_left(ls, plan)
+        return workspace_edit(ls, plan)
+
+    if not server.client.prepare_rename:
+        return
+
+    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    @isolated
+    def prepare_rename(ls: AlbedoLanguageServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder | None:
+        start = _starting_point(ls, params.text_document.uri, params.position)
+        if start is None:
+            return None
+        document, target, where = start
+        return types.PrepareRenamePlaceholder(range=document.to_lsp(where, ls.encoding), placeholder=target.name)
+
+
+_SKILL_FOLDERS = "**/{.albedo,.agents}/skills/*"
+
+
+def _enable_folder_rename(server: AlbedoLanguageServer) -> None:
+    options = types.FileOperationRegistrationOptions(
+        filters=[
+            types.FileOperationFilter(
+                pattern=types.FileOperationPattern(glob=_SKILL_FOLDERS, matches=types.FileOperationPatternKind.Folder)
+            )
+        ]
+    )
+
+    @server.feature(types.WORKSPACE_WILL_RENAME_FILES, options)
+    @isolated
+    def will_rename_files(ls: AlbedoLanguageServer, params: types.RenameFilesParams) -> types.WorkspaceEdit | None:
+        if not ls.settings.enable or not ls.settings.rename:
+            return None
+        for renamed in params.files:
+            old, new = uri_to_path(renamed.old_uri), uri_to_path(renamed.new_uri)
+            if old is None or new is None:
+                continue
+            skill_file = f"{old}/SKILL.md"
+            opened = ls.open_text(skill_file)
+            name = check_document(opened[0] if opened else read_skill_text(skill_file) or "", skill_file, None).name
+            if name is None:
+                continue
+            target = target_at(ls.session_placing(skill_file).snapshot, skill_file, name)
+            try:
+                plan = _plan(ls, target, os.path.basename(new))
+            except RequestFailed as refused:
+                message = f"{refused}: `name:` and the mentions are left as they are"
+                ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+                return None
+            tell_what_is_left(ls, plan)
+            return workspace_edit(ls, plan, with_folder=False)
+        return None
+
+
+def register(server: AlbedoLanguageServer) -> None:
+    server.offered.append(enable)
