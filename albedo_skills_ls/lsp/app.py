@@ -7,12 +7,29 @@ module is added to `FEATURES` here, and nowhere else.
 
 from __future__ import annotations
 
-from . import actions, commands, completion, diagnostics, hover, lifecycle, links, references, rename, symbols
+from . import (
+    actions,
+    commands,
+    completion,
+    diagnostics,
+    folding,
+    hover,
+    inlay_hints,
+    lens,
+    lifecycle,
+    links,
+    references,
+    rename,
+    symbols,
+    workspace_symbols,
+)
 from .server import AlbedoLanguageServer
 
 # `lifecycle` first: it answers `initialize`, where the client's features are read before anything else
 # The editing features after `symbols` register at `initialize`, only for clients that declare them.
-FEATURES = (lifecycle, diagnostics, commands, completion, hover, actions, links, symbols, references, rename)
+FEATURES = (lifecycle, diagnostics, commands, completion, hover, actions, links, symbols) + (
+    references, rename, workspace_symbols, lens, inlay_hints, folding
+)
 
 
 def create_server() -> AlbedoLanguageServer:
