@@ -36,7 +36,7 @@ class ClientFeatures:
     # skills as a language: each feature is offered only to a client that declares it
     rename: bool = False  # `textDocument/rename`
     prepare_rename: bool = False
-    rename_files: bool = False  # `resourceOperations` holds `rename`: a rename can move the skill's folder
+    rename_files: bool = False  # the client can rename a folder (`resourceOperations` holds `rename`, see `of`)
     change_annotations: bool = False  # `WorkspaceEdit.changeAnnotations` (edits that ask for confirmation)
     will_rename_files: bool = False  # `workspace/willRenameFiles`
     references: bool = False
@@ -55,7 +55,7 @@ class ClientFeatures:
     position_encoding: str = types.PositionEncodingKind.Utf16
 
     @classmethod
-    def of(cls, capabilities: types.ClientCapabilities) -> ClientFeatures:
+    def of(cls, capabilities: types.ClientCapabilities, client: types.ClientInfo | None = None) -> ClientFeatures:
         text_document = capabilities.text_document
         workspace = capabilities.workspace
         window = capabilities.window
@@ -89,7 +89,8 @@ class ClientFeatures:
             prepare_rename=bool(rename and rename.prepare_support),
             # Resource operations exist only inside `documentChanges`, so declaring them is enough: Neovim 0.7 to
             # 0.11 declare `resourceOperations` without `documentChanges` and apply both.
-            rename_files=bool(edit and types.ResourceOperationKind.Rename in (edit.resource_operations or ())),
+            rename_files=bool(edit and types.ResourceOperationKind.Rename in (edit.resource_operations or ()))
+            and not renames_no_folder(client),
             change_annotations=bool(edit and edit.change_annotation_support is not None),
             will_rename_files=bool(operations and operations.will_rename),
             references=bool(text_document and text_document.references is not None),
@@ -107,3 +108,21 @@ class ClientFeatures:
             # the choice pygls made for its workspace, so our conversions and its documents agree
             position_encoding=ServerCapabilitiesBuilder.choose_position_encoding(capabilities),
         )
+
+
+# Neovim 0.7.2 declares `rename` but its `vim.lsp.util.rename` writes the old path as a buffer first, which
+# fails on a folder (E502) after the text edits were applied: half a rename (run here). 0.11.4 renames a
+# folder and the buffers under it (run here). 0.8 to 0.10 were not run: treated as 0.7, refused with the
+# command to run instead.
+FIRST_NEOVIM_RENAMING_FOLDERS = (0, 11)
+
+
+def renames_no_folder(client: types.ClientInfo | None) -> bool:
+    """Whether a client that declares file renames is known to fail on a folder."""
+    if client is None or client.name != "Neovim" or not client.version:
+        return False
+    try:
+        version = tuple(int(part) for part in client.version.split("-", 1)[0].split(".")[:2])
+    except ValueError:
+        return False
+    return version < FIRST_NEOVIM_RENAMING_FOLDERS

@@ -20,7 +20,7 @@ async def reregister_watchers(ls: AlbedoLanguageServer) -> None:
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: AlbedoLanguageServer, params: types.InitializeParams) -> None:
-        ls.take_client(params.capabilities)
+        ls.take_client(params.capabilities, params.client_info)
         ls.apply_settings(settings_module.parse(settings_module.section_of(params.initialization_options)))
         if ls.client.pull_diagnostics:
             enable_pull_diagnostics(ls)

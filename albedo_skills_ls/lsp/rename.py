@@ -3,11 +3,11 @@ the editor's file tree (`workspace/willRenameFiles`): the engine's plan (`skills
 `WorkspaceEdit`.
 
 The edit's order is what the client applies in turn: the text edits (on the files' current names), then the
-mirror links renamed, then the skill's folder (a link is renamed while what it points at still exists).
-A link's target cannot be rewritten through LSP: each mirror rename carries a change annotation that asks
-for confirmation and names `albedo-skills rename OLD NEW`, which re-points it. A client that cannot rename
-files (no `rename` in `workspace.workspaceEdit.resourceOperations`) gets a refusal that says so, never half
-a rename; mentions outside every workspace folder are left, and a message lists them.
+skill's folder. Links that mirror the folder into other agents' roots are left to `albedo-skills rename OLD
+NEW`, which renames and re-points them (see `workspace_edit`); the folder's rename says so in a change
+annotation that asks for confirmation, and a message says it to clients without annotations. A client that
+cannot rename folders (`ClientFeatures.rename_files`) gets a refusal that says so, never half a rename;
+mentions outside every workspace folder are left, and the message lists them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from lsprotocol import types
 
 from ..skills.mentions import Target, target_at
 from ..skills.model import Range
-from ..skills.rename import FileRename, Refusal, RenamePlan, finish_command, plan_rename
+from ..skills.rename import Refusal, RenamePlan, finish_command, plan_rename
 from ..skills.rules import check_document
 from ..skills.skill_file import read_skill_text
 from .commands import RequestFailed
@@ -34,8 +34,8 @@ OUTSIDE = "albedo-skills.outside-workspace"
 def _refuse_without_file_operations(ls: AlbedoLanguageServer, old: str) -> None:
     if not ls.client.rename_files:
         raise RequestFailed(
-            "this editor cannot rename files through a language server (it does not declare "
-            "`workspace.workspaceEdit.resourceOperations` with `rename`), and renaming a skill renames its folder: "
+            "this editor cannot rename a folder through a language server, and renaming a skill renames its "
+            "folder: "
             f"run `albedo-skills rename {old} NEW` in a terminal instead"
         )
 
@@ -66,29 +66,27 @@ def _text_edits(ls: AlbedoLanguageServer, plan: RenamePlan) -> list[types.TextDo
     return found
 
 
-def _file_rename(ls: AlbedoLanguageServer, rename: FileRename, annotation: str | None) -> types.RenameFile:
-    return types.RenameFile(
-        old_uri=path_to_uri(rename.old),
-        new_uri=path_to_uri(rename.new),
-        annotation_id=annotation if ls.client.change_annotations else None,
-    )
-
-
 def workspace_edit(ls: AlbedoLanguageServer, plan: RenamePlan, *, with_folder: bool = True) -> types.WorkspaceEdit:
+    """The text edits, then (unless the editor renames the folder itself) the folder. Mirror links are not
+    in the edit: a client renames a link by resolving it (Neovim 0.11.4, run here, moved the linked folder
+    itself), and none can change where a link points. When the skill has mirrors, the folder's rename carries
+    an annotation that asks for confirmation and names the command that renames and re-points them."""
     changes: list = list(_text_edits(ls, plan))
-    mirrors = [rename for rename in plan.renames if rename.kind == "mirror" and rename.old != rename.new]
-    changes += [_file_rename(ls, rename, RELINK) for rename in mirrors]
+    annotated = ls.client.change_annotations
     if with_folder:
         folder = next(rename for rename in plan.renames if rename.kind == "folder")
-        changes.append(_file_rename(ls, folder, OUTSIDE if plan.outside_workspace else None))
+        annotation = (RELINK if plan.relinks else OUTSIDE if plan.outside_workspace else None) if annotated else None
+        changes.append(
+            types.RenameFile(old_uri=path_to_uri(folder.old), new_uri=path_to_uri(folder.new), annotation_id=annotation)
+        )
     annotations = None
-    if ls.client.change_annotations:
+    if annotated:
         annotations = {
             RELINK: types.ChangeAnnotation(
-                label="Mirror link: renamed, still to re-point",
+                label="Skill folder mirrored by links",
                 needs_confirmation=True,
-                description=f"The link keeps pointing at the old folder until `{finish_command(plan.old_name, plan.new_name)}` "
-                "re-points it (the protocol cannot change where a link points)",
+                description=f"{len(plan.relinks)} link(s) in other agents' folders mirror this skill and point at the old "
+                f"folder until `{finish_command(plan.old_name, plan.new_name)}` renames and re-points them",
             ),
             OUTSIDE: types.ChangeAnnotation(
                 label="Outside the workspace folders",
@@ -104,8 +102,8 @@ def tell_what_is_left(ls: AlbedoLanguageServer, plan: RenamePlan) -> None:
     notes = []
     if plan.relinks:
         notes.append(
-            f"{len(plan.relinks)} mirror link(s) still point at the old folder: run "
-            f"`{finish_command(plan.old_name, plan.new_name)}` to re-point them"
+            f"{len(plan.relinks)} mirror link(s) in other agents' folders still point at the old folder: run "
+            f"`{finish_command(plan.old_name, plan.new_name)}` to rename and re-point them"
         )
     if plan.left:
         places = ", ".join(f"{mention.path}:{mention.range.start.line + 1}" for mention in plan.left[:3])

@@ -64,9 +64,9 @@ class AlbedoLanguageServer(LanguageServer):
 
     # --- the client --------------------------------------------------------------------------------------
 
-    def take_client(self, capabilities: types.ClientCapabilities) -> None:
+    def take_client(self, capabilities: types.ClientCapabilities, client: types.ClientInfo | None = None) -> None:
         """`initialize`: what the client can do, read once; handlers read `self.client` from then on."""
-        self.client = ClientFeatures.of(capabilities)
+        self.client = ClientFeatures.of(capabilities, client)
 
     @property
     def encoding(self) -> str:

@@ -34,10 +34,10 @@ async def _renamed_on_disk(session, workspace, home, edit, before, then=lambda: 
     apply_to_disk(edit)
     then()  # what the editor does itself after the edit (renaming the folder it was asked to)
     done = finish(workspace, home, "demo", "showcase")
-    assert done.returncode == 0 and done.stdout == b"re-pointed .claude/skills/showcase -> ../../.agents/skills/showcase\n"
+    assert done.returncode == 0 and done.stdout == b"re-link .claude/skills/demo as .claude/skills/showcase -> ../../.agents/skills/showcase\n"
     assert world.snapshot(workspace) == world.expected_after(before)
     messages = [message.message for message in session.client.messages]
-    assert any("run `albedo-skills rename demo showcase` to re-point them" in message for message in messages)
+    assert any("run `albedo-skills rename demo showcase` to rename and re-point them" in message for message in messages)
     assert any("1 mention(s) outside the workspace were left as they are: " in message for message in messages)
 
 
@@ -53,13 +53,13 @@ async def test_rename_from_the_name_field(servers, tmp_path):
     )
     edit = await session.client.text_document_rename_async(types.RenameParams(text_document=_doc(path), position=where, new_name="showcase"))
     kinds = [type(change).__name__ for change in edit.document_changes]
-    # text edits first, then the mirror link (while its target exists), then the folder
-    assert kinds == ["TextDocumentEdit"] * 6 + ["RenameFile", "RenameFile"]
-    mirror, folder = edit.document_changes[-2:]
-    assert (mirror.old_uri, mirror.annotation_id) == (uri(workspace / ".claude/skills/demo"), "albedo-skills.relink")
-    assert edit.change_annotations["albedo-skills.relink"].needs_confirmation is True
-    assert "`albedo-skills rename demo showcase`" in edit.change_annotations["albedo-skills.relink"].description
+    assert kinds == ["TextDocumentEdit"] * 6 + ["RenameFile"]  # text edits first, then the folder
+    folder = edit.document_changes[-1]
     assert (folder.old_uri, folder.new_uri) == (uri(workspace / ".agents/skills/demo"), uri(workspace / ".agents/skills/showcase"))
+    # the mirror link is not in the edit: renaming the folder asks for confirmation and names what finishes
+    assert folder.annotation_id == "albedo-skills.relink"
+    assert edit.change_annotations["albedo-skills.relink"].needs_confirmation is True
+    assert "until `albedo-skills rename demo showcase` renames and re-points them" in edit.change_annotations["albedo-skills.relink"].description
     await _renamed_on_disk(session, workspace, home, edit, before)
 
 
@@ -83,9 +83,8 @@ async def test_renaming_the_folder_in_the_file_tree(servers, tmp_path):
     edit = await session.client.workspace_will_rename_files_async(
         types.RenameFilesParams(files=[types.FileRename(old_uri=uri(old), new_uri=uri(new))])
     )
-    assert [getattr(change, "old_uri", None) for change in edit.document_changes if isinstance(change, types.RenameFile)] == [
-        uri(workspace / ".claude/skills/demo")
-    ]  # the folder itself is the editor's to rename
+    # the folder is the editor's to rename, the mirror link the finishing command's: only text edits
+    assert {type(change) for change in edit.document_changes} == {types.TextDocumentEdit}
     await _renamed_on_disk(session, workspace, home, edit, before, lambda: os.rename(old, new))
 
 
@@ -135,7 +134,8 @@ async def test_a_client_that_cannot_rename_files_is_told_why(servers, tmp_path):
         await session.client.text_document_prepare_rename_async(
             types.PrepareRenameParams(text_document=_doc(path), position=types.Position(line=1, character=8))
         )
-    assert "run `albedo-skills rename demo NEW` in a terminal instead" in str(refused.value)
+    assert "cannot rename a folder through a language server, and renaming a skill renames its folder: run " \
+        "`albedo-skills rename demo NEW` in a terminal instead" in str(refused.value)
     assert world.snapshot(workspace) == before
 
 

@@ -64,7 +64,7 @@ def test_rename_finishes_what_an_editor_began(tmp_path: Path) -> None:
     assert not (workspace / ".claude/skills/showcase").exists()  # dangling
     done = run_cli("rename", "demo", "showcase", cwd=workspace, home=home)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == b"re-pointed .claude/skills/showcase -> ../../.agents/skills/showcase\n"
+    assert done.stdout == b"re-point .claude/skills/showcase -> ../../.agents/skills/showcase\n"
     assert os.readlink(workspace / ".claude/skills/showcase") == "../../.agents/skills/showcase"
     again = run_cli("rename", "demo", "showcase", cwd=workspace, home=home)
     assert again.stdout == b"`demo` is already `showcase`: nothing left to do\n"

@@ -162,6 +162,15 @@ def test_neovim_011_renames_files_without_declaring_document_changes():
     assert (found.folding, found.line_folding_only, found.change_annotations, found.will_rename_files) == (True, True, False, False)
 
 
+@pytest.mark.parametrize(("version", "renames"), [("0.7.2", False), ("0.10.4", False), ("0.11.0", True), ("0.11.4", True),
+                                                 ("0.12.0-dev-1234", True)])
+def test_neovim_before_011_cannot_rename_a_folder(version: str, renames: bool) -> None:
+    capabilities = CONVERTER.structure(NEOVIM_011, types.ClientCapabilities)
+    neovim = types.ClientInfo(name="Neovim", version=version)
+    assert ClientFeatures.of(capabilities, neovim).rename_files is renames
+    assert ClientFeatures.of(capabilities, types.ClientInfo(name="Other", version=version)).rename_files is True
+
+
 def test_eglot_19_renames_text_but_not_files():
     assert features(EGLOT_19) == ClientFeatures(
         versioned_edits=True, rename=True, references=True, workspace_symbols=True

@@ -71,8 +71,12 @@ def run_rename(args: argparse.Namespace) -> int:
             raise UsageError(f"no skill named {args.old!r} in the catalog; `albedo-skills catalog --format text` lists them")
         if not (args.dry_run or args.diff):
             _write_links(relinks)
+        done = "would " if args.dry_run or args.diff else ""
         for rename in relinks:
-            print(f"{'re-point' if args.dry_run or args.diff else 're-pointed'} {_shown(rename.new)} -> {rename.link_target}")
+            if rename.old == rename.new:
+                print(f"{done}re-point {_shown(rename.new)} -> {rename.link_target}")
+            else:
+                print(f"{done}re-link {_shown(rename.old)} as {_shown(rename.new)} -> {rename.link_target}")
         if not relinks:
             print(f"`{args.old}` is already `{args.new}`: nothing left to do")
         return EXIT_OK
