@@ -4,8 +4,9 @@ the editor's file tree (`workspace/willRenameFiles`): the engine's plan (`skills
 
 The edit's order is what the client applies in turn: the text edits (on the files' current names), then the
 skill's folder. Links that mirror the folder into other agents' roots are left to `albedo-skills rename OLD
-NEW`, which renames and re-points them (see `workspace_edit`); the folder's rename says so in a change
-annotation that asks for confirmation, and a message says it to clients without annotations. A client that
+NEW`, which renames and re-points them (see `workspace_edit`); every change of such a rename carries one
+change annotation that asks for confirmation and names that command, and a message says it to clients
+without annotations. A client that
 cannot rename folders (`ClientFeatures.rename_files`) gets a refusal that says so, never half a rename;
 mentions outside every workspace folder are left, and the message lists them.
 """
@@ -40,7 +41,18 @@ def _refuse_without_file_operations(ls: AlbedoLanguageServer, old: str) -> None:
         )
 
 
-def _text_edits(ls: AlbedoLanguageServer, plan: RenamePlan) -> list[types.TextDocumentEdit]:
+def _annotation(ls: AlbedoLanguageServer, plan: RenamePlan) -> str | None:
+    """The one annotation every change of this rename carries, when the rename asks for confirmation.
+
+    Every change, not only the folder's: VS Code's preview starts each change that needs confirmation
+    unchecked (its bulk edit preview, read in 1.139.1), so an annotation on the folder alone would apply the
+    text edits without the folder, half a rename. One label groups them under one checkbox: all or none."""
+    if not ls.client.change_annotations:
+        return None
+    return RELINK if plan.relinks else OUTSIDE if plan.outside_workspace else None
+
+
+def _text_edits(ls: AlbedoLanguageServer, plan: RenamePlan, annotation: str | None) -> list[types.TextDocumentEdit]:
     by_path: dict[str, list] = {}
     for edit in plan.edits:
         by_path.setdefault(edit.path, []).append(edit)
@@ -48,7 +60,6 @@ def _text_edits(ls: AlbedoLanguageServer, plan: RenamePlan) -> list[types.TextDo
     for path, edits in by_path.items():
         opened = ls.open_text(path)
         lines = source(ls, path)
-        annotation = OUTSIDE if plan.outside_workspace and ls.client.change_annotations else None
         found.append(
             types.TextDocumentEdit(
                 text_document=types.OptionalVersionedTextDocumentIdentifier(
@@ -69,30 +80,33 @@ def _text_edits(ls: AlbedoLanguageServer, plan: RenamePlan) -> list[types.TextDo
 def workspace_edit(ls: AlbedoLanguageServer, plan: RenamePlan, *, with_folder: bool = True) -> types.WorkspaceEdit:
     """The text edits, then (unless the editor renames the folder itself) the folder. Mirror links are not
     in the edit: a client renames a link by resolving it (Neovim 0.11.4, run here, moved the linked folder
-    itself), and none can change where a link points. When the skill has mirrors, the folder's rename carries
-    an annotation that asks for confirmation and names the command that renames and re-points them."""
-    changes: list = list(_text_edits(ls, plan))
-    annotated = ls.client.change_annotations
+    itself), and none can change where a link points. When the skill has mirrors (or lives outside the
+    workspace), every change carries one annotation that asks for confirmation and names the command that
+    renames and re-points the links."""
+    annotation = _annotation(ls, plan)
+    changes: list = list(_text_edits(ls, plan, annotation))
     if with_folder:
         folder = next(rename for rename in plan.renames if rename.kind == "folder")
-        annotation = (RELINK if plan.relinks else OUTSIDE if plan.outside_workspace else None) if annotated else None
         changes.append(
             types.RenameFile(old_uri=path_to_uri(folder.old), new_uri=path_to_uri(folder.new), annotation_id=annotation)
         )
     annotations = None
-    if annotated:
+    if annotation == RELINK:
         annotations = {
             RELINK: types.ChangeAnnotation(
-                label="Skill folder mirrored by links",
+                label=f"Rename the skill `{plan.old_name}` (its mirror links: `{finish_command(plan.old_name, plan.new_name)}`)",
                 needs_confirmation=True,
                 description=f"{len(plan.relinks)} link(s) in other agents' folders mirror this skill and point at the old "
                 f"folder until `{finish_command(plan.old_name, plan.new_name)}` renames and re-points them",
-            ),
+            )
+        }
+    elif annotation == OUTSIDE:
+        annotations = {
             OUTSIDE: types.ChangeAnnotation(
-                label="Outside the workspace folders",
+                label=f"Rename the skill `{plan.old_name}`, outside the workspace folders",
                 needs_confirmation=True,
                 description="This skill lives in a user root, outside every workspace folder",
-            ),
+            )
         }
     return types.WorkspaceEdit(document_changes=changes, change_annotations=annotations)
 

@@ -56,8 +56,10 @@ async def test_rename_from_the_name_field(servers, tmp_path):
     assert kinds == ["TextDocumentEdit"] * 6 + ["RenameFile"]  # text edits first, then the folder
     folder = edit.document_changes[-1]
     assert (folder.old_uri, folder.new_uri) == (uri(workspace / ".agents/skills/demo"), uri(workspace / ".agents/skills/showcase"))
-    # the mirror link is not in the edit: renaming the folder asks for confirmation and names what finishes
+    # the mirror link is not in the edit: the whole rename asks for confirmation (one annotation on every
+    # change, so a preview that starts it unchecked applies all or nothing) and names what finishes it
     assert folder.annotation_id == "albedo-skills.relink"
+    assert {edit.annotation_id for change in edit.document_changes[:-1] for edit in change.edits} == {"albedo-skills.relink"}
     assert edit.change_annotations["albedo-skills.relink"].needs_confirmation is True
     assert "until `albedo-skills rename demo showcase` renames and re-points them" in edit.change_annotations["albedo-skills.relink"].description
     await _renamed_on_disk(session, workspace, home, edit, before)
