@@ -2,8 +2,8 @@
 the editor's file tree (`workspace/willRenameFiles`): the engine's plan (`skills/rename.py`) as one
 `WorkspaceEdit`.
 
-The edit's order is what the client applies in turn: the text edits (on the files' current names), then the
-skill's folder. Links that mirror the folder into other agents' roots are left to `albedo-skills rename OLD
+The edit's order is what the client applies in turn: the skill's folder, then the text edits (files inside
+the folder at their new names). Links that mirror the folder into other agents' roots are left to `albedo-skills rename OLD
 NEW`, which renames and re-points them (see `workspace_edit`); every change of such a rename carries one
 change annotation that asks for confirmation and names that command, and a message says it to clients
 without annotations. A client that
@@ -52,7 +52,11 @@ def _annotation(ls: AlbedoLanguageServer, plan: RenamePlan) -> str | None:
     return RELINK if plan.relinks else OUTSIDE if plan.outside_workspace else None
 
 
-def _text_edits(ls: AlbedoLanguageServer, plan: RenamePlan, annotation: str | None) -> list[types.TextDocumentEdit]:
+def _text_edits(
+    ls: AlbedoLanguageServer, plan: RenamePlan, annotation: str | None, moved: tuple[str, str] | None
+) -> list[types.TextDocumentEdit]:
+    """The text edits by file; `moved` (old folder, new folder): the edits come after the folder's rename, so
+    a file inside it is addressed by its new name (and no version: the editor's buffer was renamed)."""
     by_path: dict[str, list] = {}
     for edit in plan.edits:
         by_path.setdefault(edit.path, []).append(edit)
@@ -60,11 +64,12 @@ def _text_edits(ls: AlbedoLanguageServer, plan: RenamePlan, annotation: str | No
     for path, edits in by_path.items():
         opened = ls.open_text(path)
         lines = source(ls, path)
+        target, version = path, opened[1] if opened else None
+        if moved is not None and path.startswith(moved[0] + "/"):
+            target, version = moved[1] + path[len(moved[0]) :], None
         found.append(
             types.TextDocumentEdit(
-                text_document=types.OptionalVersionedTextDocumentIdentifier(
-                    uri=path_to_uri(path), version=opened[1] if opened else None
-                ),
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=path_to_uri(target), version=version),
                 edits=[
                     types.AnnotatedTextEdit(range=to_lsp_range(edit.range, lines, ls.encoding), new_text=edit.new_text,
                                             annotation_id=annotation)
@@ -78,18 +83,23 @@ def _text_edits(ls: AlbedoLanguageServer, plan: RenamePlan, annotation: str | No
 
 
 def workspace_edit(ls: AlbedoLanguageServer, plan: RenamePlan, *, with_folder: bool = True) -> types.WorkspaceEdit:
-    """The text edits, then (unless the editor renames the folder itself) the folder. Mirror links are not
+    """The folder's rename (unless the editor renames it itself), then the text edits, those inside the folder
+    at their new names: VS Code 1.139.1 (seen in code-server) lost the edit of the open `SKILL.md` when it came
+    before the folder's rename, and Neovim 0.11 renames the buffers with the folder. Mirror links are not
     in the edit: a client renames a link by resolving it (Neovim 0.11.4, run here, moved the linked folder
     itself), and none can change where a link points. When the skill has mirrors (or lives outside the
     workspace), every change carries one annotation that asks for confirmation and names the command that
     renames and re-points the links."""
     annotation = _annotation(ls, plan)
-    changes: list = list(_text_edits(ls, plan, annotation))
+    changes: list = []
+    moved = None
     if with_folder:
         folder = next(rename for rename in plan.renames if rename.kind == "folder")
         changes.append(
             types.RenameFile(old_uri=path_to_uri(folder.old), new_uri=path_to_uri(folder.new), annotation_id=annotation)
         )
+        moved = (folder.old, folder.new)
+    changes += _text_edits(ls, plan, annotation, moved)
     annotations = None
     if annotation == RELINK:
         annotations = {

@@ -73,8 +73,9 @@ def ex(nvim: Screen, command: str) -> None:
     nvim.keys("Enter")
 
 
-def rename_by_keys(nvim: Screen, workspace: Path, line: int, column: int) -> str:
-    """`grn` at (line, column), the new name typed over the proposed one; the screen once the folder moved."""
+def rename_by_keys(nvim: Screen, workspace: Path, line: int, column: int, edited: str) -> str:
+    """`grn` at (line, column), the new name typed over the proposed one; the screen's message. Returns once
+    the folder moved and the buffer shows `edited`."""
     ex(nvim, f"call cursor({line}, {column})")
     nvim.keys("g", "r", "n")
     nvim.wait_for(r"New Name.*demo", "the rename prompt with the skill's name")
@@ -84,8 +85,9 @@ def rename_by_keys(nvim: Screen, workspace: Path, line: int, column: int) -> str
     screen = nvim.wait_for(r"mirror link\(s\).*still point at the old folder", "the server's message about the link")
     # the message and the lines Neovim writes while renaming stop at hit-enter prompts: Enter past each
     for _ in range(5):
-        shown = nvim.wait_for(lambda now: "Press ENTER" in now or (workspace / ".agents/skills/showcase").exists(),
-                              "a prompt, or the folder renamed")
+        shown = nvim.wait_for(lambda now: "Press ENTER" in now or ((workspace / ".agents/skills/showcase").exists()
+                                                                   and edited in now),
+                              f"a prompt, or the folder renamed and the buffer showing {edited!r}")
         if "Press ENTER" not in shown:
             break
         nvim.keys("Enter")
@@ -109,7 +111,7 @@ def test_nvim_011_renames_from_the_name_field(tmp_path: Path) -> None:
         # the lens and the hint, as the person sees them beside the lines
         shown = nvim.wait_for(r"(?m)^name: demo\s+used in 11 places", "the code lens on name:")
         assert re.search(r"^description: Shows a demo of the data\.\s+25 / 1,024", shown, re.M)
-        screen = rename_by_keys(nvim, workspace, 2, 8)
+        screen = rename_by_keys(nvim, workspace, 2, 8, "name: showcase")
         assert "albedo-skills rename demo showcase" in screen.replace("\n", "")
         # the buffer followed its file: the status line names the new path, the line reads the new name
         nvim.wait_for(
@@ -125,7 +127,7 @@ def test_nvim_011_renames_from_a_command_in_the_chat_file(tmp_path: Path) -> Non
     nvim, workspace, home = start(tmp_path, "0.11", "notes.chat.md")
     try:
         before = world.snapshot(workspace)
-        rename_by_keys(nvim, workspace, 3, 9)  # `/skill:demo x`
+        rename_by_keys(nvim, workspace, 3, 9, "/skill:showcase x")  # on `/skill:demo x`
         shown = nvim.wait_for(r"^/showcase go", "the chat buffer's commands renamed")
         assert "/demo-extra go" in shown and "/skill:showcase x" in shown and "please demo it" in shown
         finish_and_compare(nvim, workspace, home, before)

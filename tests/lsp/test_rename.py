@@ -53,13 +53,16 @@ async def test_rename_from_the_name_field(servers, tmp_path):
     )
     edit = await session.client.text_document_rename_async(types.RenameParams(text_document=_doc(path), position=where, new_name="showcase"))
     kinds = [type(change).__name__ for change in edit.document_changes]
-    assert kinds == ["TextDocumentEdit"] * 6 + ["RenameFile"]  # text edits first, then the folder
-    folder = edit.document_changes[-1]
+    assert kinds == ["RenameFile"] + ["TextDocumentEdit"] * 6  # the folder first, then the text edits
+    folder = edit.document_changes[0]
+    skill_edit = next(change for change in edit.document_changes[1:] if change.text_document.uri.endswith("/SKILL.md")
+                      and "/showcase/" in change.text_document.uri)
+    assert skill_edit.text_document.version is None  # the renamed file, addressed by its new name
     assert (folder.old_uri, folder.new_uri) == (uri(workspace / ".agents/skills/demo"), uri(workspace / ".agents/skills/showcase"))
     # the mirror link is not in the edit: the whole rename asks for confirmation (one annotation on every
     # change, so a preview that starts it unchecked applies all or nothing) and names what finishes it
     assert folder.annotation_id == "albedo-skills.relink"
-    assert {edit.annotation_id for change in edit.document_changes[:-1] for edit in change.edits} == {"albedo-skills.relink"}
+    assert {edit.annotation_id for change in edit.document_changes[1:] for edit in change.edits} == {"albedo-skills.relink"}
     assert edit.change_annotations["albedo-skills.relink"].needs_confirmation is True
     assert "until `albedo-skills rename demo showcase` renames and re-points them" in edit.change_annotations["albedo-skills.relink"].description
     await _renamed_on_disk(session, workspace, home, edit, before)
