@@ -28,6 +28,11 @@ from .documents import OpenDocument, isolated, open_document
 from .references import catalog_of, search_options, source, target_under
 from .server import AlbedoLanguageServer
 
+# The folder renames this server's own rename edits asked for, by server: VS Code runs its file-operation
+# participants (our `willRenameFiles`) on the RenameFile of an edit too, and the edit already holds the
+# text edits; a second set would be offered for the same move (seen in code-server 1.139.1).
+_SENT_FOLDER_RENAMES: dict[int, set[tuple[str, str]]] = {}
+
 RELINK = "albedo-skills.relink"
 OUTSIDE = "albedo-skills.outside-workspace"
 
@@ -176,6 +181,8 @@ def _enable_rename(server: AlbedoLanguageServer) -> None:
             return None
         plan = _plan(ls, start[1], params.new_name.strip().removeprefix("/"))
         tell_what_is_left(ls, plan)
+        folder = next(rename for rename in plan.renames if rename.kind == "folder")
+        _SENT_FOLDER_RENAMES.setdefault(id(ls), set()).add((folder.old, folder.new))
         return workspace_edit(ls, plan)
 
     if not server.client.prepare_rename:
@@ -212,6 +219,10 @@ def _enable_folder_rename(server: AlbedoLanguageServer) -> None:
             old, new = uri_to_path(renamed.old_uri), uri_to_path(renamed.new_uri)
             if old is None or new is None:
                 continue
+            sent = _SENT_FOLDER_RENAMES.get(id(ls), set())
+            if (old, new) in sent:  # our own rename's folder: its edit already holds the text edits
+                sent.discard((old, new))
+                return None
             skill_file = f"{old}/SKILL.md"
             opened = ls.open_text(skill_file)
             name = check_document(opened[0] if opened else read_skill_text(skill_file) or "", skill_file, None).name

@@ -59,6 +59,11 @@ async def test_rename_from_the_name_field(servers, tmp_path):
                       and "/showcase/" in change.text_document.uri)
     assert skill_edit.text_document.version is None  # the renamed file, addressed by its new name
     assert (folder.old_uri, folder.new_uri) == (uri(workspace / ".agents/skills/demo"), uri(workspace / ".agents/skills/showcase"))
+    # VS Code asks the file-operation participants about that RenameFile too: nothing more is offered for it
+    participant = await session.client.workspace_will_rename_files_async(
+        types.RenameFilesParams(files=[types.FileRename(old_uri=folder.old_uri, new_uri=folder.new_uri)])
+    )
+    assert participant is None
     # the mirror link is not in the edit: the whole rename asks for confirmation (one annotation on every
     # change, so a preview that starts it unchecked applies all or nothing) and names what finishes it
     assert folder.annotation_id == "albedo-skills.relink"
