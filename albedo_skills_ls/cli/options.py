@@ -39,6 +39,8 @@ class Verb(NamedTuple):
             "read": lambda: (verbs.configure_read, verbs.run_read),
             "new": lambda: (verbs.configure_new, verbs.run_new),
             "hosts": lambda: (verbs.configure_hosts, verbs.run_hosts),
+            "rename": lambda: (verbs.configure_rename, verbs.run_rename),
+            "references": lambda: (verbs.configure_references, verbs.run_references),
         }
         return functions[self.name]()
 
@@ -133,6 +135,32 @@ VERBS: tuple[Verb, ...] = (
             ("--builtin", "built-in commands are Albedo's; other agents' verdicts do not depend on them"),
             ("--hosts", "name the agents with `--host ID` (repeat it, or separate ids with commas)"),
         ),
+    ),
+    Verb(
+        "rename",
+        "rename a skill: its folder, name:, every mention in the workspace and its mirror links "
+        "(writes; --dry-run and --diff do not)",
+        "rename",
+        (
+            ("rename pdf-tools pdf-forms --dry-run", "every change it would make, nothing written"),
+            ("rename pdf-tools pdf-forms --diff > rename.patch", "the change as a patch"),
+            ("rename pdf-tools pdf-forms", "rename it: the folder, `name:`, every `/pdf-tools` and link, mirror links"),
+            ("rename pdf-tools pdf-forms", "after an editor renamed the folder: re-point the mirror links"),
+        ),
+        (
+            ("--format", "it prints the changes as lines (`--dry-run`) or a patch (`--diff`)"),
+            ("--hosts", _NO_AGENTS),
+        ),
+    ),
+    Verb(
+        "references",
+        "list every mention of a skill: /name, links into its folder, skills: lists, mirror links",
+        "rename",
+        (
+            ("references pdf-tools", "PATH:LINE:COLUMN KIND LINE for each mention"),
+            ("references pdf-tools --format json", "the mentions with their ranges, as JSON"),
+        ),
+        (("--hosts", _NO_AGENTS),),
     ),
 )
 

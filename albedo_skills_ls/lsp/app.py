@@ -7,11 +7,30 @@ module is added to `FEATURES` here, and nowhere else.
 
 from __future__ import annotations
 
-from . import actions, commands, completion, diagnostics, hover, lifecycle, links, pygls_internals, symbols
+from . import (
+    actions,
+    commands,
+    completion,
+    diagnostics,
+    folding,
+    hover,
+    inlay_hints,
+    lens,
+    lifecycle,
+    links,
+    pygls_internals,
+    references,
+    rename,
+    symbols,
+    workspace_symbols,
+)
 from .server import AlbedoLanguageServer
 
 # `lifecycle` first: it answers `initialize`, where the client's features are read before anything else
-FEATURES = (lifecycle, diagnostics, commands, completion, hover, actions, links, symbols)
+# The editing features after `symbols` register at `initialize`, only for clients that declare them.
+FEATURES = (lifecycle, diagnostics, commands, completion, hover, actions, links, symbols) + (
+    references, rename, workspace_symbols, lens, inlay_hints, folding
+)
 
 
 def create_server() -> AlbedoLanguageServer:

@@ -33,6 +33,20 @@ class ClientFeatures:
     hierarchical_symbols: bool = False
     versioned_edits: bool = False  # `WorkspaceEdit.documentChanges` (edits tied to the buffer's version)
     link_tooltips: bool = False
+    # skills as a language: each feature is offered only to a client that declares it
+    rename: bool = False  # `textDocument/rename`
+    prepare_rename: bool = False
+    rename_files: bool = False  # the client can rename a folder (`resourceOperations` holds `rename`, see `of`)
+    change_annotations: bool = False  # `WorkspaceEdit.changeAnnotations` (edits that ask for confirmation)
+    will_rename_files: bool = False  # `workspace/willRenameFiles`
+    references: bool = False
+    workspace_symbols: bool = False
+    code_lens: bool = False
+    code_lens_refresh: bool = False
+    inlay_hints: bool = False
+    inlay_hint_refresh: bool = False
+    folding: bool = False
+    line_folding_only: bool = False
     # workspace
     configuration: bool = False  # `workspace/configuration`
     watcher_registration: bool = False  # dynamic registration of `workspace/didChangeWatchedFiles`
@@ -41,7 +55,7 @@ class ClientFeatures:
     position_encoding: str = types.PositionEncodingKind.Utf16
 
     @classmethod
-    def of(cls, capabilities: types.ClientCapabilities) -> ClientFeatures:
+    def of(cls, capabilities: types.ClientCapabilities, client: types.ClientInfo | None = None) -> ClientFeatures:
         text_document = capabilities.text_document
         workspace = capabilities.workspace
         window = capabilities.window
@@ -56,6 +70,9 @@ class ClientFeatures:
         pulled = workspace.diagnostics if workspace else None
         edit = workspace.workspace_edit if workspace else None
         watched = workspace.did_change_watched_files if workspace else None
+        rename = text_document.rename if text_document else None
+        operations = workspace.file_operations if workspace else None
+        folding = text_document.folding_range if text_document else None
 
         return cls(
             pull_diagnostics=bool(text_document and text_document.diagnostic and pulled is not None),
@@ -68,6 +85,22 @@ class ClientFeatures:
             hierarchical_symbols=bool(symbols and symbols.hierarchical_document_symbol_support),
             versioned_edits=bool(edit and edit.document_changes),
             link_tooltips=bool(links and links.tooltip_support),
+            rename=rename is not None,
+            prepare_rename=bool(rename and rename.prepare_support),
+            # Resource operations exist only inside `documentChanges`, so declaring them is enough: Neovim 0.7 to
+            # 0.11 declare `resourceOperations` without `documentChanges` and apply both.
+            rename_files=bool(edit and types.ResourceOperationKind.Rename in (edit.resource_operations or ()))
+            and not renames_no_folder(client),
+            change_annotations=bool(edit and edit.change_annotation_support is not None),
+            will_rename_files=bool(operations and operations.will_rename),
+            references=bool(text_document and text_document.references is not None),
+            workspace_symbols=bool(workspace and workspace.symbol is not None),
+            code_lens=bool(text_document and text_document.code_lens is not None),
+            code_lens_refresh=bool(workspace and workspace.code_lens and workspace.code_lens.refresh_support),
+            inlay_hints=bool(text_document and text_document.inlay_hint is not None),
+            inlay_hint_refresh=bool(workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support),
+            folding=folding is not None,
+            line_folding_only=bool(folding and folding.line_folding_only),
             configuration=bool(workspace and workspace.configuration),
             watcher_registration=bool(watched and watched.dynamic_registration),
             relative_watcher_patterns=bool(watched and watched.relative_pattern_support),
@@ -75,3 +108,21 @@ class ClientFeatures:
             # the choice pygls made for its workspace, so our conversions and its documents agree
             position_encoding=ServerCapabilitiesBuilder.choose_position_encoding(capabilities),
         )
+
+
+# Neovim 0.7.2 declares `rename` but its `vim.lsp.util.rename` writes the old path as a buffer first, which
+# fails on a folder (E502) after the text edits were applied: half a rename (run here). 0.11.4 renames a
+# folder and the buffers under it (run here). 0.8 to 0.10 were not run: treated as 0.7, refused with the
+# command to run instead.
+FIRST_NEOVIM_RENAMING_FOLDERS = (0, 11)
+
+
+def renames_no_folder(client: types.ClientInfo | None) -> bool:
+    """Whether a client that declares file renames is known to fail on a folder."""
+    if client is None or client.name != "Neovim" or not client.version:
+        return False
+    try:
+        version = tuple(int(part) for part in client.version.split("-", 1)[0].split(".")[:2])
+    except ValueError:
+        return False
+    return version < FIRST_NEOVIM_RENAMING_FOLDERS

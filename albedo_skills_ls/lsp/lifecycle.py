@@ -20,10 +20,12 @@ async def reregister_watchers(ls: AlbedoLanguageServer) -> None:
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: AlbedoLanguageServer, params: types.InitializeParams) -> None:
-        ls.take_client(params.capabilities)
+        ls.take_client(params.capabilities, params.client_info)
         ls.apply_settings(settings_module.parse(settings_module.section_of(params.initialization_options)))
         if ls.client.pull_diagnostics:
             enable_pull_diagnostics(ls)
+        for offer in ls.offered:  # each registers its handlers only if the client declares the feature
+            offer(ls)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: AlbedoLanguageServer, params: types.InitializedParams) -> None:

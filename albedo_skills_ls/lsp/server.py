@@ -56,12 +56,14 @@ class AlbedoLanguageServer(LanguageServer):
         self._reload_timer: asyncio.TimerHandle | None = None
         self._log_handler: ClientLogHandler | None = None
         self.ready = asyncio.Event()  # set once the first discovery finished (tests and requests wait on it)
+        # features registered at `initialize`, once the client said it has them (so only they are advertised)
+        self.offered: list[Callable[[AlbedoLanguageServer], None]] = []
 
     # --- the client and its documents ----------------------------------------------------------------------
 
-    def take_client(self, capabilities: types.ClientCapabilities) -> None:
+    def take_client(self, capabilities: types.ClientCapabilities, client: types.ClientInfo | None = None) -> None:
         """`initialize`: what the client can do, read once; handlers read `self.client` from then on."""
-        self.client = ClientFeatures.of(capabilities)
+        self.client = ClientFeatures.of(capabilities, client)
 
     @property
     def encoding(self) -> str:

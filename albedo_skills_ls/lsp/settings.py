@@ -41,6 +41,13 @@ class Settings:
     # security codes turned off within it
     security: bool = True
     security_disabled_codes: tuple[str, ...] = ()
+    # skills as a language: each editor feature can be turned off
+    rename: bool = True
+    references: bool = True
+    workspace_symbols: bool = True
+    code_lens: bool = True
+    inlay_hints: bool = True
+    folding: bool = True
     problems: tuple[str, ...] = field(default=(), compare=False)
 
     def discovery_key(self) -> tuple[Any, ...]:
@@ -148,6 +155,13 @@ SETTINGS: dict[str, Setting] = {
         Setting("security.enable", "security", _bool, {"type": "boolean"}),
         # its schema names the security codes: `schema()` asks the registry
         Setting("security.disabledCodes", "security_disabled_codes", _security_codes, {}),
+        # skills as a language: each editor feature can be turned off
+        Setting("rename", "rename", _bool, {"type": "boolean"}),
+        Setting("references", "references", _bool, {"type": "boolean"}),
+        Setting("workspaceSymbols", "workspace_symbols", _bool, {"type": "boolean"}),
+        Setting("codeLens", "code_lens", _bool, {"type": "boolean"}),
+        Setting("inlayHints", "inlay_hints", _bool, {"type": "boolean"}),
+        Setting("folding", "folding", _bool, {"type": "boolean"}),
     )
 }
 

@@ -58,3 +58,7 @@ MIN_ENCODED_CHARS = 40  # shortest base64 or hex run decoded
 MAX_DECODED_BYTES = 64 * 1024  # bytes of one encoded run decoded (its start; never run)
 MAX_SECURITY_FINDINGS_PER_FILE = 200  # findings kept per file and code family (then one note says how many more)
 MAX_BASELINE_BYTES = 16 * 1024 * 1024  # a `check --baseline` file read (a baseline of every finding is far smaller)
+
+# Mentions of a skill (skills/mentions.py): the walk of the workspace for agent files and chat files
+MAX_MENTION_WALK_ENTRIES = 20_000  # directory entries read in one walk
+MAX_MENTION_WALK_DEPTH = 12  # folder levels below the workspace folder

@@ -241,6 +241,8 @@ function M.set_mappings(bufnr)
   buf_map(bufnr, "K", vim.lsp.buf.hover, "describe the skill or field under the cursor")
   buf_map(bufnr, "gd", vim.lsp.buf.definition, "open the SKILL.md of the /command under the cursor")
   buf_map(bufnr, "gra", vim.lsp.buf.code_action, "quick fixes")
+  buf_map(bufnr, "grn", vim.lsp.buf.rename, "rename the skill under the cursor everywhere")
+  buf_map(bufnr, "grr", vim.lsp.buf.references, "list the places that use the skill under the cursor")
   if vim.diagnostic.jump then -- 0.11 deprecates goto_prev/goto_next
     buf_map(bufnr, "[d", function() vim.diagnostic.jump({ count = -1, float = true }) end, "previous diagnostic")
     buf_map(bufnr, "]d", function() vim.diagnostic.jump({ count = 1, float = true }) end, "next diagnostic")
@@ -304,6 +306,7 @@ local function client_config(root)
         use_omnifunc(client, bufnr)
       end
       require("albedo_skills.chat.gp").on_attach(bufnr)
+      require("albedo_skills.inline").on_attach(client, bufnr)
       if config.mappings then
         M.set_mappings(bufnr)
       end
@@ -455,6 +458,7 @@ function M.lsp_config()
     on_attach = function(client, bufnr)
       use_omnifunc(client, bufnr)
       require("albedo_skills.chat.gp").on_attach(bufnr)
+      require("albedo_skills.inline").on_attach(client, bufnr)
     end,
   }
 end

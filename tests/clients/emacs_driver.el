@@ -8,30 +8,7 @@
 ;; M-. opened) is written as JSON. Every wait is on a condition (process output); the bound only turns a
 ;; hang into a recorded failure. Parameters: JSON in the file named by $ALBEDO_EMACS_PARAMS.
 
-(require 'json)
-(require 'cl-lib)
-
-(defvar driver-params
-  (let ((json-object-type 'alist) (json-array-type 'list) (json-key-type 'symbol))
-    (json-read-file (getenv "ALBEDO_EMACS_PARAMS"))))
-(defun param (key) (alist-get key driver-params))
-
-(defvar driver-result nil)
-(defun driver-note (key value) (push (cons key value) driver-result))
-
-(dolist (dir (param 'load_path)) (add-to-list 'load-path dir))
-(setq albedo-skills-server-command (param 'cmd)) ; before loading: the defcustom keeps it
-
-(defun wait-until (condition)
-  "Wait on process output until CONDITION holds or the guard ends; non-nil when it held."
-  (let ((deadline (+ (float-time) (/ (param 'guard_ms) 1000.0))) held)
-    (while (and (not (setq held (funcall condition))) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    (and held t)))
-
-(defun keys (&rest parts)
-  "Type PARTS: `kbd' notation for a string in a list, literal text for a plain string."
-  (execute-kbd-macro (apply #'vconcat (mapcar (lambda (part) (if (consp part) (kbd (car part)) part)) parts))))
+(load (expand-file-name "emacs_driver_common.el" (file-name-directory load-file-name)) nil t)
 
 (defun visit (path)
   "C-x C-f PATH RET, as typed."

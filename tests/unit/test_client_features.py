@@ -29,8 +29,11 @@ NEOVIM_07 = {
         "hover": {"contentFormat": ["markdown", "plaintext"]},
         "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
         "publishDiagnostics": {"relatedInformation": True},
+        "references": {"dynamicRegistration": False},
+        "rename": {"dynamicRegistration": False, "prepareSupport": True},
     },
 }
+NEOVIM_07["workspace"]["symbol"] = {"dynamicRegistration": False}
 
 # A newer Neovim: UTF-8 preferred, watchers with relative patterns, configuration, and document pull
 # diagnostics without workspace pull (so it must still be pushed to).
@@ -52,6 +55,31 @@ NEOVIM_010 = {
 # Neovim 0.10 and 0.11 also declare the completion list defaults they apply (runtime/lua/vim/lsp/protocol.lua)
 NEOVIM_010["textDocument"]["completion"]["completionList"] = {
     "itemDefaults": ["editRange", "insertTextFormat", "insertTextMode", "data"]
+}
+# Neovim 0.11.4's `make_client_capabilities()` for the editing features (printed by running it): resource
+# operations without `documentChanges`, code lens without refresh, inlay hints with refresh, line folding.
+NEOVIM_011 = {
+    **NEOVIM_010,
+    "workspace": {
+        **NEOVIM_010["workspace"],
+        "workspaceEdit": {"resourceOperations": ["rename", "create", "delete"]},
+        "symbol": {"dynamicRegistration": False},
+        "inlayHint": {"refreshSupport": True},
+    },
+    "textDocument": {
+        **NEOVIM_010["textDocument"],
+        "references": {"dynamicRegistration": False},
+        "rename": {"dynamicRegistration": True, "prepareSupport": True},
+        "codeLens": {"dynamicRegistration": False, "resolveSupport": {"properties": ["command"]}},
+        "inlayHint": {"dynamicRegistration": True},
+        "foldingRange": {"lineFoldingOnly": True},
+    },
+}
+# Emacs 28's eglot 1.9 (`eglot-client-capabilities`, read in its source): `documentChanges` but no resource
+# operations, so a rename that moves a folder is refused with the command to run instead.
+EGLOT_19 = {
+    "workspace": {"workspaceEdit": {"documentChanges": True}, "symbol": {"dynamicRegistration": False}},
+    "textDocument": {"references": {"dynamicRegistration": False}, "rename": {"dynamicRegistration": False}},
 }
 
 # VS Code through vscode-languageclient: everything on, pull diagnostics for the workspace with refresh.
@@ -76,8 +104,18 @@ VSCODE = {
         "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
         "documentLink": {"tooltipSupport": True},
         "diagnostic": {"dynamicRegistration": True, "relatedDocumentSupport": False},
+        "rename": {"prepareSupport": True},
+        "references": {},
+        "codeLens": {},
+        "inlayHint": {},
+        "foldingRange": {"lineFoldingOnly": True},
     },
 }
+VSCODE["workspace"]["workspaceEdit"]["changeAnnotationSupport"] = {"groupsOnLabel": True}
+VSCODE["workspace"]["fileOperations"] = {"willRename": True, "didRename": True}
+VSCODE["workspace"]["symbol"] = {}
+VSCODE["workspace"]["codeLens"] = {"refreshSupport": True}
+VSCODE["workspace"]["inlayHint"] = {"refreshSupport": True}
 
 
 def test_a_client_that_declares_nothing_gets_the_protocol_defaults():
@@ -91,6 +129,11 @@ def test_neovim_07():
         completion_markdown=True,
         hover_markdown=True,
         hierarchical_symbols=True,
+        rename=True,
+        prepare_rename=True,
+        rename_files=True,
+        references=True,
+        workspace_symbols=True,
         work_done_progress=True,
     )
 
@@ -111,6 +154,29 @@ def test_newer_neovim_is_pushed_to_and_counts_in_utf8():
     )
 
 
+def test_neovim_011_renames_files_without_declaring_document_changes():
+    found = features(NEOVIM_011)
+    assert (found.rename, found.prepare_rename, found.rename_files, found.references, found.workspace_symbols) == (
+        True, True, True, True, True)
+    assert (found.code_lens, found.code_lens_refresh, found.inlay_hints, found.inlay_hint_refresh) == (True, False, True, True)
+    assert (found.folding, found.line_folding_only, found.change_annotations, found.will_rename_files) == (True, True, False, False)
+
+
+@pytest.mark.parametrize(("version", "renames"), [("0.7.2", False), ("0.10.4", False), ("0.11.0", True), ("0.11.4", True),
+                                                 ("0.12.0-dev-1234", True)])
+def test_neovim_before_011_cannot_rename_a_folder(version: str, renames: bool) -> None:
+    capabilities = CONVERTER.structure(NEOVIM_011, types.ClientCapabilities)
+    neovim = types.ClientInfo(name="Neovim", version=version)
+    assert ClientFeatures.of(capabilities, neovim).rename_files is renames
+    assert ClientFeatures.of(capabilities, types.ClientInfo(name="Other", version=version)).rename_files is True
+
+
+def test_eglot_19_renames_text_but_not_files():
+    assert features(EGLOT_19) == ClientFeatures(
+        versioned_edits=True, rename=True, references=True, workspace_symbols=True
+    )
+
+
 def test_vscode_pulls_and_has_everything():
     assert features(VSCODE) == ClientFeatures(
         pull_diagnostics=True,
@@ -122,6 +188,19 @@ def test_vscode_pulls_and_has_everything():
         hierarchical_symbols=True,
         versioned_edits=True,
         link_tooltips=True,
+        rename=True,
+        prepare_rename=True,
+        rename_files=True,
+        change_annotations=True,
+        will_rename_files=True,
+        references=True,
+        workspace_symbols=True,
+        code_lens=True,
+        code_lens_refresh=True,
+        inlay_hints=True,
+        inlay_hint_refresh=True,
+        folding=True,
+        line_folding_only=True,
         configuration=True,
         watcher_registration=True,
         relative_watcher_patterns=True,

@@ -439,6 +439,14 @@ export function activate(context: vscode.ExtensionContext, timers?: Timers, prob
       }
     }),
     vscode.commands.registerCommand('albedoSkills.showOutput', () => channel.show()),
+    // The server's code lens "used in N places" runs this with (uri, position of the skill's name): the
+    // references, found by the server, shown in VS Code's peek view (what Find All References shows).
+    vscode.commands.registerCommand('albedoSkills.showReferences', async (uri: string, at: { line: number; character: number }) => {
+      const target = vscode.Uri.parse(uri);
+      const position = new vscode.Position(at.line, at.character);
+      const found = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', target, position);
+      await vscode.commands.executeCommand('editor.action.showReferences', target, position, found ?? []);
+    }),
     ...registerSkillsView(current, channel),
     ...registerChat(current, channel, timers),
     nativeSkillSupport.listen(current),

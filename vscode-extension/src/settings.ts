@@ -26,6 +26,12 @@ export interface ServerSettings {
   logLevel: LogLevelName;
   hosts: string[];
   security: { enable: boolean; disabledCodes: string[] };
+  rename: boolean;
+  references: boolean;
+  workspaceSymbols: boolean;
+  codeLens: boolean;
+  inlayHints: boolean;
+  folding: boolean;
 }
 
 /** The server's settings plus the ones only the extension reads (how to start the server). */
@@ -48,6 +54,12 @@ export function defaultSettings(): ExtensionSettings {
     logLevel: 'info',
     hosts: [],
     security: { enable: true, disabledCodes: [] },
+    rename: true,
+    references: true,
+    workspaceSymbols: true,
+    codeLens: true,
+    inlayHints: true,
+    folding: true,
     server: { path: [], pythonPath: '' },
   };
 }
@@ -65,6 +77,12 @@ export const SETTING_KEYS = [
   'hosts',
   'security.enable',
   'security.disabledCodes',
+  'rename',
+  'references',
+  'workspaceSymbols',
+  'codeLens',
+  'inlayHints',
+  'folding',
   'server.path',
   'server.pythonPath',
 ] as const;
@@ -142,6 +160,12 @@ export function readSettings(raw: unknown): ReadSettings {
   settings.security.enable = take('security.enable', isBoolean, 'true or false') ?? settings.security.enable;
   settings.security.disabledCodes =
     take('security.disabledCodes', isNames, 'a list of security codes') ?? settings.security.disabledCodes;
+  settings.rename = take('rename', isBoolean, 'true or false') ?? settings.rename;
+  settings.references = take('references', isBoolean, 'true or false') ?? settings.references;
+  settings.workspaceSymbols = take('workspaceSymbols', isBoolean, 'true or false') ?? settings.workspaceSymbols;
+  settings.codeLens = take('codeLens', isBoolean, 'true or false') ?? settings.codeLens;
+  settings.inlayHints = take('inlayHints', isBoolean, 'true or false') ?? settings.inlayHints;
+  settings.folding = take('folding', isBoolean, 'true or false') ?? settings.folding;
   settings.server.path =
     take('server.path', isNames, 'a list of non-empty strings (the command and its arguments)') ??
     settings.server.path;

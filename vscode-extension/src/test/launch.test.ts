@@ -185,7 +185,7 @@ describe('readSettings and initializationOptions', () => {
     // copilotSkillLocations is the extension's alone (nativeSkillLocations.ts), off by default.
     assert.equal(properties[`albedoSkills.${COPILOT_LOCATIONS_SETTING}`].default, false);
     const keys = Object.keys(properties).filter((key) => key.startsWith('albedoSkills.') && key !== `albedoSkills.${COPILOT_LOCATIONS_SETTING}`);
-    assert.equal(keys.length, 14);
+    assert.equal(keys.length, 20);
     for (const key of keys) {
       const value = key
         .slice('albedoSkills.'.length)
@@ -226,6 +226,12 @@ describe('readSettings and initializationOptions', () => {
       logLevel: 'debug',
       hosts: ['codex', 'zed'],
       security: { enable: false, disabledCodes: ['security-broad-tools'] },
+      rename: false,
+      references: false,
+      workspaceSymbols: false,
+      codeLens: false,
+      inlayHints: false,
+      folding: false,
       server: { path: ['ls', '-v'], pythonPath: '/py' },
     });
     assert.deepEqual(problems, []);
@@ -239,6 +245,12 @@ describe('readSettings and initializationOptions', () => {
       logLevel: 'debug',
       hosts: ['codex', 'zed'],
       security: { enable: false, disabledCodes: ['security-broad-tools'] },
+      rename: false,
+      references: false,
+      workspaceSymbols: false,
+      codeLens: false,
+      inlayHints: false,
+      folding: false,
       server: { path: ['ls', '-v'], pythonPath: '/py' },
     });
   });
@@ -262,6 +274,12 @@ describe('readSettings and initializationOptions', () => {
       logLevel: 'verbose',
       hosts: 'codex',
       security: { enable: 'no', disabledCodes: 'security-broad-tools' },
+      rename: 'off',
+      references: 'off',
+      workspaceSymbols: 'off',
+      codeLens: 'off',
+      inlayHints: 'off',
+      folding: 'off',
       server: { path: '/usr/bin/albedo-skills-ls', pythonPath: false },
     });
     assert.deepEqual(settings, defaultSettings());
@@ -316,6 +334,12 @@ describe('readSettings and initializationOptions', () => {
       logLevel: 'info',
       hosts: [],
       security: { enable: true, disabledCodes: [] },
+      rename: true,
+      references: true,
+      workspaceSymbols: true,
+      codeLens: true,
+      inlayHints: true,
+      folding: true,
     });
     // A copy: the options sent to the server do not share arrays with the settings.
     options.albedoSkills.builtinCommands.push('mutated');

@@ -1,0 +1,54 @@
+"""Code lens on a `SKILL.md`'s `name:`: "used in N places" (the count Find References returns), and with
+`albedoSkills.hosts` set, "loads in 4 of 5 agents · not in Gemini CLI" (the agents' report).
+
+The first lens runs `albedoSkills.showReferences` with the document's URI and the name's position: a
+client-side command (the VS Code extension and the Neovim plugin register it to open their references
+view), never sent to the server. The agents' lens has no command: it is a figure to read; the hover on the
+opening `---` explains each verdict.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ..skills.agent_figures import lens_title
+from ..skills.mentions import target_at
+from .documents import isolated, open_document
+from .references import mentions_of, uses
+from .server import AlbedoLanguageServer
+from .skill_buffer import agent_figures, skill_buffer
+
+SHOW_REFERENCES = "albedoSkills.showReferences"
+
+
+def enable(server: AlbedoLanguageServer) -> None:
+    """Registered from `initialize` for clients that declare `textDocument.codeLens`."""
+    if not server.client.code_lens:
+        return
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
+    @isolated
+    def code_lens(ls: AlbedoLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
+        buffer = skill_buffer(open_document(ls, params.text_document.uri))
+        if buffer is None or not ls.settings.code_lens or buffer.parsed.name_range is None:
+            return None
+        document, name = buffer.document, buffer.parsed.name
+        assert document.path is not None and name is not None
+        where = document.to_lsp(buffer.parsed.name_range, ls.encoding)
+        target = target_at(ls.workspaces.session_placing(document.path).snapshot, document.path, name)
+        count = len(uses(mentions_of(ls, target)))
+        title = f"used in {count} place{'s' if count != 1 else ''}"
+        lenses = [
+            types.CodeLens(
+                range=where,
+                command=types.Command(title=title, command=SHOW_REFERENCES, arguments=[document.uri, where.start]),
+            )
+        ]
+        figures = agent_figures(ls, buffer)
+        if figures is not None:
+            lenses.append(types.CodeLens(range=where, command=types.Command(title=lens_title(figures), command="")))
+        return lenses
+
+
+def register(server: AlbedoLanguageServer) -> None:
+    server.offered.append(enable)

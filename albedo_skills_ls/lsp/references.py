@@ -1,0 +1,112 @@
+"""`textDocument/references` on a skill's `name:` or a `/name` (in a chat buffer or a `SKILL.md`): every
+mention the engine finds (`skills/mentions.py`), read from open buffers where they are open.
+
+Also the shared first step of rename and the code lens: which skill is under the cursor (`target_under`)
+and its mentions as the editor's buffers have them (`mentions_of`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from lsprotocol import types
+
+from ..skills import mention_scan
+from ..skills.mentions import SKILL_FILE, Mention, Mentions, Target, find_mentions, target_at, target_of
+from ..skills.model import Range
+from .convert import LineSource, to_lsp_range
+from .uris import path_to_uri
+from .documents import OpenDocument, isolated, open_document
+from .server import AlbedoLanguageServer
+
+
+def target_under(
+    ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position
+) -> tuple[Target, Range] | None:
+    """The skill named under the cursor (its `name:`, or a `/name` the catalog runs) and the name's range."""
+    if document.kind is None or document.path is None:
+        return None
+    character = document.character(position, ls.encoding)
+    under = mention_scan.name_under(document.text, position.line, character, skill_file=document.kind == "skill")
+    if under is None:
+        return None
+    if under.kind == "name":
+        catalog = ls.workspaces.session_placing(document.path).snapshot
+        return target_at(catalog, document.path, under.name), under.range
+    target = target_of(ls.workspaces.session_for(document.path).snapshot, under.name)
+    return (target, under.range) if target is not None else None
+
+
+def catalog_of(ls: AlbedoLanguageServer, target: Target):  # type: ignore[no-untyped-def]
+    return ls.workspaces.session_placing(target.path).snapshot
+
+
+def search_options(ls: AlbedoLanguageServer) -> dict[str, Any]:
+    """What a search of mentions takes from the editor: the workspace folders, every open file buffer's text
+    (read instead of the disk), the open chat buffers (searched besides the files found) and the chat file
+    patterns."""
+    texts: dict[str, str] = {}
+    chats: list[str] = []
+    for uri in list(ls.workspace.text_documents):
+        document = open_document(ls, uri)
+        if document is not None and document.path is not None:
+            texts[document.path] = document.text
+            if document.kind == "chat":
+                chats.append(document.path)
+    return {
+        "folders": workspace_folders(ls),
+        "texts": texts,
+        "extra_files": chats,
+        "chat_patterns": ls.settings.chat_file_patterns,
+    }
+
+
+def mentions_of(ls: AlbedoLanguageServer, target: Target) -> Mentions:
+    """The target's mentions, open buffers read as they are, open chat buffers searched too."""
+    return find_mentions(catalog_of(ls, target), target, ls.settings.home_folder(), **search_options(ls))
+
+
+def workspace_folders(ls: AlbedoLanguageServer) -> list[str]:
+    return [session.workspace for session in ls.workspaces.sessions if session.workspace]
+
+
+def source(ls: AlbedoLanguageServer, path: str) -> LineSource:
+    opened = ls.open_text(path)
+    return LineSource(path, opened[0] if opened else None)
+
+
+def location(ls: AlbedoLanguageServer, mention: Mention) -> types.Location:
+    """Where a mention is; a mirror link is shown as the `SKILL.md` reached through it."""
+    if mention.kind == "mirror":
+        start = types.Position(line=0, character=0)
+        return types.Location(uri=path_to_uri(os.path.join(mention.path, SKILL_FILE)), range=types.Range(start=start, end=start))
+    return types.Location(uri=path_to_uri(mention.path), range=to_lsp_range(mention.range, source(ls, mention.path), ls.encoding))
+
+
+def uses(found: Mentions) -> list[Mention]:
+    """The mentions that use the skill (its own `name:` declares it)."""
+    return [mention for mention in found.mentions if mention.kind != "name"]
+
+
+def enable(server: AlbedoLanguageServer) -> None:
+    """Registered from `initialize` for clients that declare `textDocument.references`."""
+    if not server.client.references:
+        return
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    @isolated
+    def references(ls: AlbedoLanguageServer, params: types.ReferenceParams) -> list[types.Location] | None:
+        document = open_document(ls, params.text_document.uri)
+        if document is None or not ls.settings.references:
+            return None
+        found = target_under(ls, document, params.position)
+        if found is None:
+            return None
+        mentions = mentions_of(ls, found[0])
+        chosen = mentions.mentions if params.context.include_declaration else uses(mentions)
+        return [location(ls, mention) for mention in chosen]
+
+
+def register(server: AlbedoLanguageServer) -> None:
+    server.offered.append(enable)

@@ -1,0 +1,245 @@
+"""Rename a skill from its `name:`, from a `/name` (chat buffer or `SKILL.md`), or by renaming its folder in
+the editor's file tree (`workspace/willRenameFiles`): the engine's plan (`skills/rename.py`) as one
+`WorkspaceEdit`.
+
+The edit's order is what the client applies in turn: the skill's folder, then the text edits (files inside
+the folder at their new names). Links that mirror the folder into other agents' roots are left to `albedo-skills rename OLD
+NEW`, which renames and re-points them (see `workspace_edit`); every change of such a rename carries one
+change annotation that asks for confirmation and names that command, and a message says it to clients
+without annotations. A client that
+cannot rename folders (`ClientFeatures.rename_files`) gets a refusal that says so, never half a rename;
+mentions outside every workspace folder are left, and the message lists them.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lsprotocol import types
+
+from ..skills.mentions import Target, target_at
+from ..skills.model import Range
+from ..skills.rename import Refusal, RenamePlan, finish_command, plan_rename
+from ..skills.rules import check_document
+from ..skills.skill_file import read_skill_text
+from .commands import RequestFailed
+from .convert import to_lsp_range
+from .uris import path_to_uri, uri_to_path
+from .documents import OpenDocument, isolated, open_document
+from .references import catalog_of, search_options, source, target_under
+from .server import AlbedoLanguageServer
+
+# The folder renames this server's own rename edits asked for, by server: VS Code runs its file-operation
+# participants (our `willRenameFiles`) on the RenameFile of an edit too, and the edit already holds the
+# text edits; a second set would be offered for the same move (seen in code-server 1.139.1).
+_SENT_FOLDER_RENAMES: dict[int, set[tuple[str, str]]] = {}
+
+RELINK = "albedo-skills.relink"
+OUTSIDE = "albedo-skills.outside-workspace"
+
+
+def _refuse_without_file_operations(ls: AlbedoLanguageServer, old: str) -> None:
+    if not ls.client.rename_files:
+        raise RequestFailed(
+            "this editor cannot rename a folder through a language server, and renaming a skill renames its "
+            "folder: "
+            f"run `albedo-skills rename {old} NEW` in a terminal instead"
+        )
+
+
+def _annotation(ls: AlbedoLanguageServer, plan: RenamePlan) -> str | None:
+    """The one annotation every change of this rename carries, when the rename asks for confirmation.
+
+    Every change, not only the folder's: VS Code's preview starts each change that needs confirmation
+    unchecked (its bulk edit preview, read in 1.139.1), so an annotation on the folder alone would apply the
+    text edits without the folder, half a rename. One label groups them under one checkbox: all or none."""
+    if not ls.client.change_annotations:
+        return None
+    return RELINK if plan.relinks else OUTSIDE if plan.outside_workspace else None
+
+
+def _text_edits(
+    ls: AlbedoLanguageServer, plan: RenamePlan, annotation: str | None, moved: tuple[str, str] | None
+) -> list[types.TextDocumentEdit]:
+    """The text edits by file; `moved` (old folder, new folder): the edits come after the folder's rename, so
+    a file inside it is addressed by its new name (and no version: the editor's buffer was renamed)."""
+    by_path: dict[str, list] = {}
+    for edit in plan.edits:
+        by_path.setdefault(edit.path, []).append(edit)
+    found = []
+    for path, edits in by_path.items():
+        opened = ls.open_text(path)
+        lines = source(ls, path)
+        target, version = path, opened[1] if opened else None
+        if moved is not None and path.startswith(moved[0] + "/"):
+            target, version = moved[1] + path[len(moved[0]) :], None
+        found.append(
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=path_to_uri(target), version=version),
+                edits=[
+                    types.AnnotatedTextEdit(range=to_lsp_range(edit.range, lines, ls.encoding), new_text=edit.new_text,
+                                            annotation_id=annotation)
+                    if annotation
+                    else types.TextEdit(range=to_lsp_range(edit.range, lines, ls.encoding), new_text=edit.new_text)
+                    for edit in edits
+                ],
+            )
+        )
+    return found
+
+
+def workspace_edit(ls: AlbedoLanguageServer, plan: RenamePlan, *, with_folder: bool = True) -> types.WorkspaceEdit:
+    """The folder's rename (unless the editor renames it itself), then the text edits, those inside the folder
+    at their new names: VS Code 1.139.1 (seen in code-server) lost the edit of the open `SKILL.md` when it came
+    before the folder's rename, and Neovim 0.11 renames the buffers with the folder. Mirror links are not
+    in the edit: a client renames a link by resolving it (Neovim 0.11.4, run here, moved the linked folder
+    itself), and none can change where a link points. When the skill has mirrors (or lives outside the
+    workspace), every change carries one annotation that asks for confirmation and names the command that
+    renames and re-points the links."""
+    annotation = _annotation(ls, plan)
+    changes: list = []
+    moved = None
+    if with_folder:
+        folder = next(rename for rename in plan.renames if rename.kind == "folder")
+        changes.append(
+            types.RenameFile(old_uri=path_to_uri(folder.old), new_uri=path_to_uri(folder.new), annotation_id=annotation)
+        )
+        moved = (folder.old, folder.new)
+    changes += _text_edits(ls, plan, annotation, moved)
+    annotations = None
+    if annotation == RELINK:
+        annotations = {
+            RELINK: types.ChangeAnnotation(
+                label=f"Rename the skill `{plan.old_name}` (its mirror links: `{finish_command(plan.old_name, plan.new_name)}`)",
+                needs_confirmation=True,
+                description=f"{len(plan.relinks)} link(s) in other agents' folders mirror this skill and point at the old "
+                f"folder until `{finish_command(plan.old_name, plan.new_name)}` renames and re-points them",
+            )
+        }
+    elif annotation == OUTSIDE:
+        annotations = {
+            OUTSIDE: types.ChangeAnnotation(
+                label=f"Rename the skill `{plan.old_name}`, outside the workspace folders",
+                needs_confirmation=True,
+                description="This skill lives in a user root, outside every workspace folder",
+            )
+        }
+    return types.WorkspaceEdit(document_changes=changes, change_annotations=annotations)
+
+
+def tell_what_is_left(ls: AlbedoLanguageServer, plan: RenamePlan) -> None:
+    """What the edit cannot do, said once: links to re-point, mentions left outside the workspace."""
+    notes = []
+    if plan.relinks:
+        notes.append(
+            f"{len(plan.relinks)} mirror link(s) in other agents' folders still point at the old folder: run "
+            f"`{finish_command(plan.old_name, plan.new_name)}` to rename and re-point them"
+        )
+    if plan.left:
+        places = ", ".join(f"{mention.path}:{mention.range.start.line + 1}" for mention in plan.left[:3])
+        more = f" and {len(plan.left) - 3} more" if len(plan.left) > 3 else ""
+        notes.append(f"{len(plan.left)} mention(s) outside the workspace were left as they are: {places}{more}")
+    if notes:
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message="; ".join(notes)))
+
+
+def _plan(ls: AlbedoLanguageServer, target: Target, new_name: str) -> RenamePlan:
+    plan = plan_rename(catalog_of(ls, target), target, new_name, ls.settings.home_folder(), **search_options(ls))
+    if isinstance(plan, Refusal):
+        raise RequestFailed(f"cannot rename `{target.name}` to `{new_name}`: {plan.message}")
+    return plan
+
+
+def enable(server: AlbedoLanguageServer) -> None:
+    """Registered from `initialize` for clients that declare `textDocument.rename`; folder renames in the
+    file tree for clients that declare `workspace.fileOperations.willRename`."""
+    if server.client.rename:
+        _enable_rename(server)
+    if server.client.will_rename_files:
+        _enable_folder_rename(server)
+
+
+def _starting_point(ls: AlbedoLanguageServer, uri: str, position: types.Position) -> tuple[OpenDocument, Target, Range] | None:
+    """The open buffer and the skill named under the cursor, once it is known this client can take the edit."""
+    document = open_document(ls, uri)
+    if document is None or not ls.settings.rename:
+        return None
+    found = target_under(ls, document, position)
+    if found is None:
+        return None
+    _refuse_without_file_operations(ls, found[0].name)
+    return document, found[0], found[1]
+
+
+def _enable_rename(server: AlbedoLanguageServer) -> None:
+    options = types.RenameOptions(prepare_provider=server.client.prepare_rename)
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME, options)
+    @isolated
+    def rename(ls: AlbedoLanguageServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+        start = _starting_point(ls, params.text_document.uri, params.position)
+        if start is None:
+            return None
+        plan = _plan(ls, start[1], params.new_name.strip().removeprefix("/"))
+        tell_what_is_left(ls, plan)
+        folder = next(rename for rename in plan.renames if rename.kind == "folder")
+        _SENT_FOLDER_RENAMES.setdefault(id(ls), set()).add((folder.old, folder.new))
+        return workspace_edit(ls, plan)
+
+    if not server.client.prepare_rename:
+        return
+
+    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    @isolated
+    def prepare_rename(ls: AlbedoLanguageServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder | None:
+        start = _starting_point(ls, params.text_document.uri, params.position)
+        if start is None:
+            return None
+        document, target, where = start
+        return types.PrepareRenamePlaceholder(range=document.to_lsp(where, ls.encoding), placeholder=target.name)
+
+
+_SKILL_FOLDERS = "**/{.albedo,.agents}/skills/*"
+
+
+def _enable_folder_rename(server: AlbedoLanguageServer) -> None:
+    options = types.FileOperationRegistrationOptions(
+        filters=[
+            types.FileOperationFilter(
+                pattern=types.FileOperationPattern(glob=_SKILL_FOLDERS, matches=types.FileOperationPatternKind.Folder)
+            )
+        ]
+    )
+
+    @server.feature(types.WORKSPACE_WILL_RENAME_FILES, options)
+    @isolated
+    def will_rename_files(ls: AlbedoLanguageServer, params: types.RenameFilesParams) -> types.WorkspaceEdit | None:
+        if not ls.settings.enable or not ls.settings.rename:
+            return None
+        for renamed in params.files:
+            old, new = uri_to_path(renamed.old_uri), uri_to_path(renamed.new_uri)
+            if old is None or new is None:
+                continue
+            sent = _SENT_FOLDER_RENAMES.get(id(ls), set())
+            if (old, new) in sent:  # our own rename's folder: its edit already holds the text edits
+                sent.discard((old, new))
+                return None
+            skill_file = f"{old}/SKILL.md"
+            opened = ls.open_text(skill_file)
+            name = check_document(opened[0] if opened else read_skill_text(skill_file) or "", skill_file, None).name
+            if name is None:
+                continue
+            target = target_at(ls.workspaces.session_placing(skill_file).snapshot, skill_file, name)
+            try:
+                plan = _plan(ls, target, os.path.basename(new))
+            except RequestFailed as refused:
+                message = f"{refused}: `name:` and the mentions are left as they are"
+                ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+                return None
+            tell_what_is_left(ls, plan)
+            return workspace_edit(ls, plan, with_folder=False)
+        return None
+
+
+def register(server: AlbedoLanguageServer) -> None:
+    server.offered.append(enable)

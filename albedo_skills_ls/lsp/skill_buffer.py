@@ -1,0 +1,38 @@
+"""An open `SKILL.md` as the inline features (code lens, inlay hints) read it: its identity from its text,
+and the chosen agents' figures for the file (`skills/agent_figures.py`)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..skills.agent_figures import AgentFigures, figures_for
+from ..skills.authoring import folder_name_of
+from ..skills.rules import ParsedSkill, check_document, description_length
+from .documents import OpenDocument
+from .server import AlbedoLanguageServer
+
+
+class SkillBuffer(NamedTuple):
+    document: OpenDocument
+    parsed: ParsedSkill
+
+    @property
+    def description_length(self) -> int:
+        return description_length(self.parsed.description or "")
+
+
+def skill_buffer(document: OpenDocument | None) -> SkillBuffer | None:
+    """The buffer's parse when it is a `SKILL.md` file with a name; None otherwise."""
+    if document is None or document.kind != "skill" or document.path is None:
+        return None
+    parsed = check_document(document.text, document.path, folder_name_of(document.path))
+    return SkillBuffer(document, parsed) if parsed.name else None
+
+
+def agent_figures(ls: AlbedoLanguageServer, buffer: SkillBuffer) -> AgentFigures | None:
+    """The chosen agents' figures for this file (`albedoSkills.hosts`), None when no agent is chosen."""
+    if not ls.settings.hosts or buffer.document.path is None:
+        return None
+    session = ls.workspaces.session_for(buffer.document.path)
+    report = ls.findings.host_findings.report(session.workspace, ls.settings.home_folder(), ls.settings.hosts)
+    return figures_for(report, buffer.document.path, buffer.description_length)

@@ -1,0 +1,44 @@
+"""`workspace/symbol`: every skill of every root, by a subsequence of its name or description
+(`skills/workspace_symbols.py`); a copy hidden by another of the same name is marked deprecated and says
+which one wins."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ..skills.workspace_symbols import find_symbols
+from .convert import LineSource, to_lsp_range
+from .uris import path_to_uri
+from .documents import isolated
+from .server import AlbedoLanguageServer
+
+
+def enable(server: AlbedoLanguageServer) -> None:
+    """Registered from `initialize` for clients that declare `workspace.symbol`."""
+    if not server.client.workspace_symbols:
+        return
+
+    @server.feature(types.WORKSPACE_SYMBOL)
+    @isolated
+    def workspace_symbol(ls: AlbedoLanguageServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation] | None:
+        if not ls.settings.enable or not ls.settings.workspace_symbols:
+            return None
+        found = []
+        for symbol in find_symbols([session.snapshot for session in ls.workspaces.sessions], params.query):
+            opened = ls.open_text(symbol.path)
+            where = to_lsp_range(symbol.range, LineSource(symbol.path, opened[0] if opened else None), ls.encoding)
+            hidden = symbol.hidden_by is not None
+            found.append(
+                types.SymbolInformation(
+                    name=symbol.name,
+                    kind=types.SymbolKind.Module,
+                    location=types.Location(uri=path_to_uri(symbol.path), range=where),
+                    container_name=f"{symbol.scope} skill, hidden by {symbol.hidden_by}" if hidden else f"{symbol.scope} skill",
+                    tags=[types.SymbolTag.Deprecated] if hidden else None,
+                )
+            )
+        return found
+
+
+def register(server: AlbedoLanguageServer) -> None:
+    server.offered.append(enable)
