@@ -16,7 +16,6 @@ from ..skills import slash
 from ..skills.catalog import SkillsSession, bounded_file_diagnostics, check_buffer
 from ..skills.model import Diagnostic
 from .host_findings import HostFindings
-from ..skills.security.review import beside_own
 from .security_findings import SecurityFindings, bundling_folder, policy_of
 from .settings import Settings
 from .workspaces import Workspaces
@@ -84,6 +83,9 @@ class Findings:
             return slash.check_chat(self.workspaces.session_for(path).snapshot, path, document.text)
         if document is not None and self.bundled(path):  # a file a skill bundles, open: its unsaved text
             return self.security_findings.in_buffer(path, document.text, "bundled", policy)
+        # imported here: the reading's review brings hashing (baselines), which an editor's start does without
+        from ..skills.security.review import beside_own
+
         found: tuple[Diagnostic, ...] = ()
         for session in self.workspaces.sessions:
             known = session.snapshot.file_diagnostics.get(path)

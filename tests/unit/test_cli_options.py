@@ -15,7 +15,10 @@ from albedo_skills_ls.cli import main
 from albedo_skills_ls.cli.options import SHARED_TAKES_VALUE, VERBS, build_parser
 
 VERB_NAMES = [verb.name for verb in VERBS]
-REQUIRED = {"invoke": ["demo"], "resources": ["demo"], "read": ["demo"], "new": ["demo"]}
+REQUIRED = {
+    "invoke": ["demo"], "resources": ["demo"], "read": ["demo"], "new": ["demo"],
+    "rename": ["demo", "demo-two"], "references": ["demo"],
+}
 
 
 def options_of(verb: str) -> list[str]:
