@@ -274,20 +274,47 @@ def test_codex_budget_at_the_bound_and_one_past(tree):
 
 
 def test_claude_code_budget_keeps_the_first_descriptions_and_names_the_rest(tree):
-    """24,000 characters of `- name: description` lines; past it, the skills listed first keep their
-    descriptions and the rest are listed by name alone (measured: 23 of 100 1,000-character ones fit)."""
+    """30,000 columns with its own 6,049 always shown; past it, in list order, each description that still
+    fits is kept (source 2.1.332; run: the generated batches)."""
     from albedo_skills_ls.skills.hosts import claude_code
 
     project, home = tree
-    for index in range(30):
+    for index in range(24):
         skill(project / ".claude/skills", f"s{index:02d}", front(f"s{index:02d}", "d" * 1000))
+    last = skill(project / ".claude/skills", "s99", front("s99", "short"))
     found = hosts.report(str(project), str(home), ("claude-code",)).hosts[0]
-    described = [path for path, verdict in found.verdicts.items() if verdict.description_seen]
-    # 23 x (1,000 + 8) + 7 x 6 = 23,226 fits 24,000; a 24th would need 1,002 more
-    assert len(described) == 23 and found.budget.total == claude_code.CATALOG_CHARS
-    assert sorted(described) == sorted(found.verdicts)[:23]
+    described = sorted(path for path, verdict in found.verdicts.items() if verdict.description_seen)
+    # 6,049 + 25 names (6 each) + init and security-review (7 and 18) = 6,224; 23 x 1,002 fit the 23,776
+    # left, a 24th does not (730 left), and `short` (7) after it still does
+    assert found.budget.total == claude_code.CATALOG_COLUMNS
+    assert described == sorted(found.verdicts)[:23] + [str(last)]
     named = found.verdicts[sorted(found.verdicts)[23]]
     assert named.description_seen == "" and named.loads and "listed by name alone" in named.reason
+
+
+def test_claude_code_budget_counts_terminal_columns(tree):
+    """A CJK character takes two columns (Bun.stringWidth, as its source sums): 500 of them cost what 1,000
+    ASCII characters do, so again 23 of 30 keep their description."""
+    project, home = tree
+    for index in range(30):
+        skill(project / ".claude/skills", f"s{index:02d}", front(f"s{index:02d}", "日" * 500))
+    found = hosts.report(str(project), str(home), ("claude-code",)).hosts[0]
+    assert sum(1 for verdict in found.verdicts.values() if verdict.description_seen) == 23
+
+
+def test_claude_code_budget_counts_the_name_it_writes_beside_the_command(tree):
+    """`- folder (name): …` when the file's name differs from its folder's: the aside costs columns too
+    (source 2.1.332; run: `- s10400044-alpha (1.5): …`)."""
+    project, home = tree
+    for index in range(22):
+        skill(project / ".claude/skills", f"s{index:02d}", front(f"s{index:02d}", "d" * 1000))
+    skill(project / ".claude/skills", "s50", front("x" * 200, "d" * 1600))
+    skill(project / ".claude/skills", "s51", front("s51", "short"))
+    found = hosts.report(str(project), str(home), ("claude-code",)).hosts[0]
+    seen = {path.split("/")[-2]: verdict.description_seen for path, verdict in found.verdicts.items()}
+    # 6,049 + 23 names of 6 + `- s50 (xxx…)` (209) + own commands (25) = 6,421; 22 x 1,002 leave 1,535, and
+    # s50's 1,538 (cut to 1,536) no longer fit, which they would without its 203-column aside; s51's 7 do
+    assert seen["s50"] == "" and seen["s51"] == "short" and all(seen[f"s{index:02d}"] for index in range(22))
 
 
 def test_walk_bound_on_skill_files(tree, monkeypatch):

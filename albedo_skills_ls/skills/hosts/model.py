@@ -96,7 +96,15 @@ class Budget(NamedTuple):
     # (name, description, path below its root) -> the line the agent writes its model for one skill; when set,
     # the budget counts those lines, newlines included (`budget.py`)
     line: Callable[[str, str, str], str] | None = None
-    builtin: tuple[tuple[str, str, str], ...] = ()  # the agent's own skills in the same list (name, text, path)
+    # the agent's own skills in the same list (name, text, path): before yours where the overflow shortens
+    # (Codex), after yours and given their descriptions only while they fit where it lists names (Claude Code)
+    builtin: tuple[tuple[str, str, str], ...] = ()
+    # how the agent measures one line: characters by default; Claude Code counts terminal columns
+    measure: Callable[[str], int] = len
+    fixed: int = 0  # what the agent's own lines that are always shown whole take of `total`
+    # a file's facts -> the name the agent writes in parentheses after the command when the file's own differs
+    # (Claude Code's `- command (name): …`); the budget gives it to the first file that claims it only
+    aside: Callable[[SkillFacts], str | None] | None = None
 
 
 class Verdict(NamedTuple):
