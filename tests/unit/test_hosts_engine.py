@@ -246,31 +246,39 @@ def test_zed_file_size_bound(tree):
 def _codex_cost(name: str, text: str) -> int:
     from albedo_skills_ls.skills.hosts import codex
 
-    return len(codex.MODEL.budget.line(name, text, f"{name}/SKILL.md")) + 1
+    return codex.estimated_tokens(codex.MODEL.budget.line(name, text, f"{name}/SKILL.md"))
+
+
+def test_codex_estimates_a_line_in_tokens_of_four_bytes_rounded_up():
+    from albedo_skills_ls.skills.hosts import codex
+
+    assert codex.estimated_tokens("abc") == 1 and codex.estimated_tokens("abcd") == 2  # the line break counts
+    assert codex.estimated_tokens("é" * 2) == 2  # 4 bytes and the line break
 
 
 def test_codex_budget_at_the_bound_and_one_past(tree):
-    """Codex holds its prompt's skill lines (its system skills too) to 40,000 characters; one past, every
-    description is cut to the one common length that fits."""
+    """Codex holds its prompt's skill lines (its system skills too) to 10,000 estimated tokens; one token past,
+    the description space is shared out and the longest descriptions are cut, the list then fitting."""
     from albedo_skills_ls.skills.hosts import codex
 
     project, home = tree
     system = sum(_codex_cost(name, text) for name, text, _where in codex.SYSTEM_SKILLS)
     names = [f"s{index:02d}" for index in range(39)]
     lengths = [950] * 38
-    lengths.append(codex.CATALOG_CHARS - system - sum(_codex_cost(n, "d" * k) for n, k in zip(names, lengths))
-                   - _codex_cost(names[-1], ""))
-    assert 0 < lengths[-1] < 950
+    left = codex.CATALOG_TOKENS - system - sum(_codex_cost(n, "d" * k) for n, k in zip(names, lengths))
+    lengths.append(next(k for k in range(950, 0, -1) if _codex_cost(names[-1], "d" * k) == left))
     for name, length in zip(names, lengths):
         skill(project / ".agents/skills", name, front(name, "d" * length))
     budget = hosts.report(str(project), str(home), ("codex",)).hosts[0].budget
-    assert budget.used == codex.CATALOG_CHARS == budget.total and not budget.over and budget.cut == ()
-    skill(project / ".agents/skills", names[0], front(names[0], "d" * 951))  # one character more
+    assert budget.used == codex.CATALOG_TOKENS == budget.total and not budget.over and budget.cut == ()
+    skill(project / ".agents/skills", names[0], front(names[0], "d" * 954))  # four bytes more: one token
     found = hosts.report(str(project), str(home), ("codex",)).hosts[0]
-    assert found.budget.used == codex.CATALOG_CHARS + 1 and found.budget.over
-    cut = {found.verdicts[path].description_seen for path in found.budget.cut}
-    assert len(found.budget.cut) == 1 and [len(text) for text in cut] == [950]  # only the longest is cut
-    assert "description cut to 950 characters" in found.verdicts[found.budget.cut[0]].reason
+    assert found.budget.used == codex.CATALOG_TOKENS + 1 and found.budget.over and found.budget.cut
+    shown = {path.split("/")[-2]: verdict.description_seen for path, verdict in found.verdicts.items()}
+    assert system + sum(_codex_cost(name, shown[name]) for name in names) <= codex.CATALOG_TOKENS
+    assert all(len(shown[name]) >= 940 for name in names[:-1])  # a few characters off the longest only
+    cut = found.verdicts[found.budget.cut[0]]
+    assert f"description cut to {len(cut.description_seen):,} characters" in cut.reason
 
 
 def test_claude_code_budget_keeps_the_first_descriptions_and_names_the_rest(tree):

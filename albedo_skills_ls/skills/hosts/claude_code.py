@@ -146,7 +146,7 @@ MODEL = HostModel(
         "default model at 10, 100 and 300 skills)",
         line=lambda name, text, _where: f"- {name}: {text}" if text else f"- {name}",
         builtin=OWN_COMMANDS,
-        measure=terminal_width,  # its source (2.1.332) sums Bun.stringWidth of each line: CJK and emoji are 2
+        line_cost=lambda text: terminal_width(text) + 1,  # its source (2.1.332) sums Bun.stringWidth of each line
         fixed=BUNDLED_COLUMNS,
         aside=aside_name,
     ),
