@@ -158,3 +158,12 @@ def test_claude_code_retry_quotes_only_the_values_that_need_it(tmp_path):
 ])
 def test_claude_code_reads_a_failed_frontmatter_as_its_retry_does(tmp_path, frontmatter, shown):
     assert judged(tmp_path, frontmatter, ".claude/skills")["claude-code"].description_seen == shown
+
+
+def test_claude_code_lists_nowhere_a_skill_hidden_from_its_model_and_from_you(tmp_path):
+    hidden = "name: s-one\ndescription: D.\ndisable-model-invocation: true\nuser-invocable: false"
+    claude = judged(tmp_path, hidden, ".claude/skills")["claude-code"]
+    assert claude.status == SKIPPED and "lists it nowhere" in claude.reason
+    command = judged(tmp_path / "b", "name: s-one\ndescription: D.\ndisable-model-invocation: true\nuser-invocable: true",
+                     ".claude/skills")["claude-code"]
+    assert command.loads and command.description_seen == ""

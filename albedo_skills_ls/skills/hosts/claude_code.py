@@ -7,7 +7,7 @@ import unicodedata
 
 from .common import loaded, terminal_width, utf16_length, utf16_prefix
 from .facts import BOM, SkillFacts, parse_yaml, without_bom
-from .model import Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
+from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 from .values import as_written, parse_last_copies
 
 LABEL = "Claude Code"
@@ -49,7 +49,12 @@ def judge(facts: SkillFacts) -> Verdict:
     named = as_written(facts, fields, "name")
     if named and named != command:
         notes.append(f"the command is /{command}, after the folder, not `{named}`")
-    if (fields or {}).get("disable-model-invocation") in (True, "true"):
+    hidden = (fields or {}).get("disable-model-invocation") in (True, "true")
+    if hidden and (fields or {}).get("user-invocable") in (False, "false"):
+        # run: neither in the model's list nor among the commands (seed 100's s10000061-gamma)
+        return Verdict(SKIPPED, reason="`disable-model-invocation: true` with `user-invocable: false`: hidden from "
+                       f"its model and from you, {LABEL} lists it nowhere; drop one of the two")
+    if hidden:
         notes.append(f"`disable-model-invocation: true`: listed as the command /{command}, but its model is not "
                      "shown the skill")
         return loaded(command, "", notes)
@@ -164,7 +169,8 @@ MODEL = HostModel(
              "as two spaces; a CRLF file gets no quoting; when the retry fails too, every field is dropped and "
              "a description made up", "source (2.1.332, DDr) and run"),
         Rule("a description over 1,536 UTF-16 units is cut to 1,535 and \"…\" in the listing", "run"),
-        Rule("`disable-model-invocation: true`: listed as a command, absent from what the model is shown", "run"),
+        Rule("`disable-model-invocation: true`: listed as a command, absent from what the model is shown; with "
+             "`user-invocable: false` too, listed nowhere", "run"),
         Rule("one folder name in both roots: the user's copy wins, silently (2.1.197 listed both)", "run"),
         Rule("a description over several lines reaches the model as one line, each line break a space", "run"),
         Rule("the listing is held to 30,000 terminal columns (CJK and emoji 2), its 11 bundled skills always "
