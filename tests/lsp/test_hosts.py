@@ -46,7 +46,7 @@ async def test_hover_on_the_opening_line_shows_every_agent(servers, tmp_path):
     assert not any(line.startswith("- ✓ Codex CLI") for line in lines)  # loads cleanly: not an exception
     assert "- · Claude Code 2.1.332: not seen — Claude Code does not read .agents/skills" in shown  # relative path
     assert str(ws) not in shown
-    assert "- Codex CLI 0.171.0: " in shown and " of 40,000 chars (" in shown  # the budgets, in a few words
+    assert "- Codex CLI 0.171.0: " in shown and " of 10,000 tokens (" in shown  # the budgets, in a few words
     assert shown.rstrip().endswith("The whole story, agent by agent: `albedo-skills hosts --why a-bad`")
     # the rest of the frontmatter keeps its own hover
     key = await hover(session, bad, types.Position(line=1, character=1))
@@ -87,7 +87,7 @@ async def test_budget_overflow_is_information_where_a_chosen_agent_is_over(serve
     session = await servers([ws], home, settings={"hosts": ["codex"]})
     found = [d for d in session.client.diagnostics[uri(paths[0])] if d.code == "host-budget"]
     assert len(found) == 1 and found[0].severity == types.DiagnosticSeverity.Information
-    assert "Codex CLI 0.171.0: description cut to" in found[0].message and "40,000" in found[0].message
+    assert "Codex CLI 0.171.0: description cut to" in found[0].message and "10,000 tokens" in found[0].message
 
 
 async def test_an_unknown_agent_in_the_setting_is_reported(servers, tmp_path):

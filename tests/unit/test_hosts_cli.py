@@ -71,8 +71,9 @@ def test_text_table_marks_and_reasons(tmp_path):
     assert "  ✗ cp: failed to parse YAML frontmatter: mapping values are not allowed in this context at line 2" in text
     assert str(project) not in text  # no absolute path, in the table or the reasons
     assert "Evidence:" in text and "cx run here with Codex CLI 0.171.0" in text
-    # the budget: the 4 system skills (1,723) and the lines of a-valid (54) and a-bad (68), newlines included
-    assert "cx: 1,845 of 40,000 chars (5%" in text
+    # the budget in Codex's estimated tokens (a line's bytes and its line break, 4 to a token, rounded up): the
+    # 4 system skills (432) and the lines of a-valid (54 bytes: 14) and a-bad (68 bytes: 17)
+    assert "cx: 463 of 10,000 tokens (5%" in text
 
 
 def _twenty_skills(tmp_path: Path) -> tuple[Path, Path]:
@@ -187,7 +188,7 @@ def test_diagnostics_of_each_kind_in_process(tmp_path):
     """The three codes, made by the engine in this process (the codes test counts what it sees built)."""
     project, home = tmp_path / "project", tmp_path / "home"
     home.mkdir()
-    for index in range(45):  # 45 descriptions of 1,000 characters: past Codex's 40,000
+    for index in range(45):  # 45 descriptions of 1,000 characters: past Codex's 10,000 tokens
         write_skill(project / ".agents/skills", f"s{index}", f"name: s{index}\ndescription: {'d' * 1000}\n")
     write_skill(project / ".agents/skills", "a-bad", BROKEN)
     write_skill(project / ".claude/skills", "c-only", "name: c-only\ndescription: Only for Claude.\n")

@@ -246,48 +246,83 @@ def test_zed_file_size_bound(tree):
 def _codex_cost(name: str, text: str) -> int:
     from albedo_skills_ls.skills.hosts import codex
 
-    return len(codex.MODEL.budget.line(name, text, f"{name}/SKILL.md")) + 1
+    return codex.estimated_tokens(codex.MODEL.budget.line(name, text, f"{name}/SKILL.md"))
+
+
+def test_codex_estimates_a_line_in_tokens_of_four_bytes_rounded_up():
+    from albedo_skills_ls.skills.hosts import codex
+
+    assert codex.estimated_tokens("abc") == 1 and codex.estimated_tokens("abcd") == 2  # the line break counts
+    assert codex.estimated_tokens("é" * 2) == 2  # 4 bytes and the line break
 
 
 def test_codex_budget_at_the_bound_and_one_past(tree):
-    """Codex holds its prompt's skill lines (its system skills too) to 40,000 characters; one past, every
-    description is cut to the one common length that fits."""
+    """Codex holds its prompt's skill lines (its system skills too) to 10,000 estimated tokens; one token past,
+    the description space is shared out and the longest descriptions are cut, the list then fitting."""
     from albedo_skills_ls.skills.hosts import codex
 
     project, home = tree
     system = sum(_codex_cost(name, text) for name, text, _where in codex.SYSTEM_SKILLS)
     names = [f"s{index:02d}" for index in range(39)]
     lengths = [950] * 38
-    lengths.append(codex.CATALOG_CHARS - system - sum(_codex_cost(n, "d" * k) for n, k in zip(names, lengths))
-                   - _codex_cost(names[-1], ""))
-    assert 0 < lengths[-1] < 950
+    left = codex.CATALOG_TOKENS - system - sum(_codex_cost(n, "d" * k) for n, k in zip(names, lengths))
+    lengths.append(next(k for k in range(950, 0, -1) if _codex_cost(names[-1], "d" * k) == left))
     for name, length in zip(names, lengths):
         skill(project / ".agents/skills", name, front(name, "d" * length))
     budget = hosts.report(str(project), str(home), ("codex",)).hosts[0].budget
-    assert budget.used == codex.CATALOG_CHARS == budget.total and not budget.over and budget.cut == ()
-    skill(project / ".agents/skills", names[0], front(names[0], "d" * 951))  # one character more
+    assert budget.used == codex.CATALOG_TOKENS == budget.total and not budget.over and budget.cut == ()
+    skill(project / ".agents/skills", names[0], front(names[0], "d" * 954))  # four bytes more: one token
     found = hosts.report(str(project), str(home), ("codex",)).hosts[0]
-    assert found.budget.used == codex.CATALOG_CHARS + 1 and found.budget.over
-    cut = {found.verdicts[path].description_seen for path in found.budget.cut}
-    assert len(found.budget.cut) == 1 and [len(text) for text in cut] == [950]  # only the longest is cut
-    assert "description cut to 950 characters" in found.verdicts[found.budget.cut[0]].reason
+    assert found.budget.used == codex.CATALOG_TOKENS + 1 and found.budget.over and found.budget.cut
+    shown = {path.split("/")[-2]: verdict.description_seen for path, verdict in found.verdicts.items()}
+    assert system + sum(_codex_cost(name, shown[name]) for name in names) <= codex.CATALOG_TOKENS
+    assert all(len(shown[name]) >= 940 for name in names[:-1])  # a few characters off the longest only
+    cut = found.verdicts[found.budget.cut[0]]
+    assert f"description cut to {len(cut.description_seen):,} characters" in cut.reason
 
 
 def test_claude_code_budget_keeps_the_first_descriptions_and_names_the_rest(tree):
-    """24,000 characters of `- name: description` lines; past it, the skills listed first keep their
-    descriptions and the rest are listed by name alone (measured: 23 of 100 1,000-character ones fit)."""
+    """30,000 columns with its own 6,049 always shown; past it, in list order, each description that still
+    fits is kept (source 2.1.332; run: the generated batches)."""
     from albedo_skills_ls.skills.hosts import claude_code
 
     project, home = tree
-    for index in range(30):
+    for index in range(24):
         skill(project / ".claude/skills", f"s{index:02d}", front(f"s{index:02d}", "d" * 1000))
+    last = skill(project / ".claude/skills", "s99", front("s99", "short"))
     found = hosts.report(str(project), str(home), ("claude-code",)).hosts[0]
-    described = [path for path, verdict in found.verdicts.items() if verdict.description_seen]
-    # 23 x (1,000 + 8) + 7 x 6 = 23,226 fits 24,000; a 24th would need 1,002 more
-    assert len(described) == 23 and found.budget.total == claude_code.CATALOG_CHARS
-    assert sorted(described) == sorted(found.verdicts)[:23]
+    described = sorted(path for path, verdict in found.verdicts.items() if verdict.description_seen)
+    # 6,049 + 25 names (6 each) + init and security-review (7 and 18) = 6,224; 23 x 1,002 fit the 23,776
+    # left, a 24th does not (730 left), and `short` (7) after it still does
+    assert found.budget.total == claude_code.CATALOG_COLUMNS
+    assert described == sorted(found.verdicts)[:23] + [str(last)]
     named = found.verdicts[sorted(found.verdicts)[23]]
     assert named.description_seen == "" and named.loads and "listed by name alone" in named.reason
+
+
+def test_claude_code_budget_counts_terminal_columns(tree):
+    """A CJK character takes two columns (Bun.stringWidth, as its source sums): 500 of them cost what 1,000
+    ASCII characters do, so again 23 of 30 keep their description."""
+    project, home = tree
+    for index in range(30):
+        skill(project / ".claude/skills", f"s{index:02d}", front(f"s{index:02d}", "日" * 500))
+    found = hosts.report(str(project), str(home), ("claude-code",)).hosts[0]
+    assert sum(1 for verdict in found.verdicts.values() if verdict.description_seen) == 23
+
+
+def test_claude_code_budget_counts_the_name_it_writes_beside_the_command(tree):
+    """`- folder (name): …` when the file's name differs from its folder's: the aside costs columns too
+    (source 2.1.332; run: `- s10400044-alpha (1.5): …`)."""
+    project, home = tree
+    for index in range(22):
+        skill(project / ".claude/skills", f"s{index:02d}", front(f"s{index:02d}", "d" * 1000))
+    skill(project / ".claude/skills", "s50", front("x" * 200, "d" * 1600))
+    skill(project / ".claude/skills", "s51", front("s51", "short"))
+    found = hosts.report(str(project), str(home), ("claude-code",)).hosts[0]
+    seen = {path.split("/")[-2]: verdict.description_seen for path, verdict in found.verdicts.items()}
+    # 6,049 + 23 names of 6 + `- s50 (xxx…)` (209) + own commands (25) = 6,421; 22 x 1,002 leave 1,535, and
+    # s50's 1,538 (cut to 1,536) no longer fit, which they would without its 203-column aside; s51's 7 do
+    assert seen["s50"] == "" and seen["s51"] == "short" and all(seen[f"s{index:02d}"] for index in range(22))
 
 
 def test_walk_bound_on_skill_files(tree, monkeypatch):

@@ -127,3 +127,43 @@ def test_a_copy_chosen_at_random_is_not_known(tmp_path):
         verdict = found.hosts[0].verdicts[path]
         assert verdict.status == UNKNOWN and verdict.to_json()["loads"] is None
         assert verdict.reason.startswith("not deterministic")
+
+
+def test_claude_code_retries_without_quoting_a_crlf_file(tmp_path):
+    """Its retry's line pattern cannot match a line that ends in CR (source 2.1.332; run: the CRLF files of
+    seeds 100-109 got a made-up description)."""
+    project, home = tmp_path / "p", tmp_path / "h"
+    home.mkdir(parents=True)
+    path = project / ".claude/skills/s-one/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"---\r\nname: s-one\r\ndescription: Use this: when asked\r\n---\r\n# Steps\r\n")
+    claude = hosts.report(str(project), str(home), ("claude-code",)).hosts[0].verdicts[str(path)]
+    assert claude.loads and claude.description_seen == "Steps" and "every frontmatter field is dropped" in claude.reason
+    lf = judged(tmp_path / "lf", "name: s-one\ndescription: Use this: when asked", ".claude/skills")["claude-code"]
+    assert lf.description_seen == "Use this: when asked"
+
+
+def test_claude_code_retry_quotes_only_the_values_that_need_it(tmp_path):
+    """A two-line plain description stays unquoted, so it still reads, while the name's `: ` is quoted."""
+    seen = judged(tmp_path, "name: s: one\ndescription: first line\n  second line", ".claude/skills")["claude-code"]
+    assert seen.description_seen == "first line second line"
+
+
+@pytest.mark.parametrize("frontmatter, shown", [
+    ("name: s-one\ndescription: |\n\tline one", "Steps"),  # `|` quoted, the tab line then breaks the retry
+    ("name: s-one\ndescription: Use this: now\nmetadata:\n\tx: y", "Use this: now"),  # quoted, tab as spaces
+    ("name: s: one\ndescription: first\ndescription: second", "second"),  # a key twice: the last copy
+    ("name: s-one\ndescription: |\n\tbroken\ndescription: second", "Steps"),  # an earlier copy must parse too
+    ("name: s-one\ndescription: |\n  line one\n  line two", "line one line two"),  # one line for the model
+])
+def test_claude_code_reads_a_failed_frontmatter_as_its_retry_does(tmp_path, frontmatter, shown):
+    assert judged(tmp_path, frontmatter, ".claude/skills")["claude-code"].description_seen == shown
+
+
+def test_claude_code_lists_nowhere_a_skill_hidden_from_its_model_and_from_you(tmp_path):
+    hidden = "name: s-one\ndescription: D.\ndisable-model-invocation: true\nuser-invocable: false"
+    claude = judged(tmp_path, hidden, ".claude/skills")["claude-code"]
+    assert claude.status == SKIPPED and "lists it nowhere" in claude.reason
+    command = judged(tmp_path / "b", "name: s-one\ndescription: D.\ndisable-model-invocation: true\nuser-invocable: true",
+                     ".claude/skills")["claude-code"]
+    assert command.loads and command.description_seen == ""

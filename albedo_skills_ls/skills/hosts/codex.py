@@ -17,7 +17,19 @@ MAX_DESCRIPTION = 1024  # characters, "..." included, in the prompt (run); `skil
 ELLIPSIS = "..."
 MAX_NAME = 64  # after whitespace collapse (source, loader.rs)
 PLUGIN_MANIFEST = (".codex-plugin", "plugin.json")
-CATALOG_CHARS = 40_000  # run: the cut lengths at 100 and 300 skills fit 40,000 and not 40,100
+# Its skills list is held to 10,000 estimated tokens, a line's cost being its bytes with the line break, divided
+# by 4 and rounded up (source: core-skills render.rs, APPROX_BYTES_PER_TOKEN; run here, 0.171.0: 10,000 and
+# no other limit gives every cut seen at 100 and 300 skills, 104 and 304 lines, to the character).
+CATALOG_TOKENS = 10_000
+BYTES_PER_TOKEN = 4
+
+
+def estimated_tokens(line: str) -> int:
+    """Codex's cost of one line of its skills list: its UTF-8 bytes and the line break, in tokens of 4 bytes,
+    rounded up."""
+    return (len(line.encode("utf-8")) + 1 + BYTES_PER_TOKEN - 1) // BYTES_PER_TOKEN
+
+
 # Codex writes its system skills (in $CODEX_HOME/skills/.system) into the same list: their names, the length of
 # their descriptions in 0.171.0 (run) and their file, for the budget only (the text itself is not needed).
 SYSTEM_SKILLS = tuple(
@@ -123,15 +135,17 @@ MODEL = HostModel(
     walk=Walk(max_levels=6, root_file=True, file_links=False, dot_folders=False),
     duplicates=Duplicates("all", evidence="run: both copies loaded and both in the prompt"),
     budget=Budget(
-        CATALOG_CHARS,
+        CATALOG_TOKENS,
         MAX_DESCRIPTION,
-        "chars",
+        "tokens",
         "shorten",
-        f"{CATALOG_CHARS:,} characters of `- name: description (file: …)` lines, its own 4 system skills "
-        "included; past it every description is cut to one length (measured here with the default model at "
-        "10, 100 and 300 skills; the source says 2% of the context window)",
-        line=lambda name, text, where: f"- {name}: {text} (file: r1/{where})",
+        f"{CATALOG_TOKENS:,} tokens (about {CATALOG_TOKENS * BYTES_PER_TOKEN:,} bytes) of `- name: description "
+        "(file: …)` lines, its own 4 system skills included; past it the description space is shared out a "
+        "character at a time, so every long description is cut to about one length (its source; measured "
+        "here with the default model at 10, 100 and 300 skills)",
+        line=lambda name, text, where: f"- {name}: {text} (file: r1/{where})" if text else f"- {name}: (file: r1/{where})",
         builtin=SYSTEM_SKILLS,
+        line_cost=estimated_tokens,
     ),
     rules=(
         Rule("reads .agents/skills and .codex/skills (workspace and home), never .claude/skills", "run"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .facts import SkillFacts
 from .model import LOADS, UNKNOWN, WARNS, Verdict
@@ -59,6 +60,20 @@ def loaded(name: str, description: str | None, notes: list[str | None]) -> Verdi
 
 def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
+
+
+def terminal_width(text: str) -> int:
+    """Columns `text` takes in a terminal, as Bun's `stringWidth` counts them: a wide or full-width character
+    (CJK, most emoji) is 2, a combining mark, format character or variation selector 0, any other 1."""
+    width = 0
+    for char in text:
+        if unicodedata.category(char) in ZERO_WIDTH_CATEGORIES or "\ufe00" <= char <= "\ufe0f":
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Me", "Cf", "Cc"})
 
 
 def utf16_length(text: str) -> int:

@@ -44,6 +44,7 @@ class SkillFacts(NamedTuple):
     fields: dict[str, Any] | None  # the standard YAML parse; None when it fails or is not a mapping
     yaml_problem: YamlProblem | None
     line_fields: dict[str, str]  # the `name:`/`description:` line reading (with indented continuation lines)
+    crlf: bool = False  # the file's first line ends in CR LF (a reader that splits on LF keeps a CR on each line)
 
     @property
     def has_frontmatter(self) -> bool:
@@ -120,9 +121,10 @@ def _from_text(path: str, folder: str, size: int, text: str) -> SkillFacts:
     # there keeps its final newline (run: OpenCode's name `s1 2\n` from a folded `>` value).
     fields, problem_found = parse_yaml(frontmatter + "\n") if frontmatter is not None else (None, None)
     read_lines = line_fields(frontmatter) if frontmatter is not None else {}
+    first_break = text.find("\n")
     return SkillFacts(
         path, folder, size, None, bom, opens_at_0, first == DELIMITER, frontmatter, body,
-        fields, problem_found, read_lines,
+        fields, problem_found, read_lines, first_break > 0 and text[first_break - 1] == "\r",
     )
 
 

@@ -90,13 +90,22 @@ class Budget(NamedTuple):
 
     total: int | None  # characters (or bytes, `unit`) for the whole list; None: no whole-list limit
     per_entry: int | None  # characters of one description; None: no per-entry cut
-    unit: Literal["chars", "bytes"]
+    unit: Literal["chars", "bytes", "tokens"]
     overflow: Literal["shorten", "names-only", "drop"]  # what the agent does past `total`
     figure: str  # the figure as the docs and hover say it, with its evidence
     # (name, description, path below its root) -> the line the agent writes its model for one skill; when set,
     # the budget counts those lines, newlines included (`budget.py`)
     line: Callable[[str, str, str], str] | None = None
-    builtin: tuple[tuple[str, str, str], ...] = ()  # the agent's own skills in the same list (name, text, path)
+    # the agent's own skills in the same list (name, text, path): before yours where the overflow shortens
+    # (Codex), after yours and given their descriptions only while they fit where it lists names (Claude Code)
+    builtin: tuple[tuple[str, str, str], ...] = ()
+    # what one line costs with its line break: characters by default; Claude Code counts terminal columns,
+    # Codex estimated tokens
+    line_cost: Callable[[str], int] = lambda text: len(text) + 1
+    fixed: int = 0  # what the agent's own lines that are always shown whole take of `total`
+    # a file's facts -> the name the agent writes in parentheses after the command when the file's own differs
+    # (Claude Code's `- command (name): …`); the budget gives it to the first file that claims it only
+    aside: Callable[[SkillFacts], str | None] | None = None
 
 
 class Verdict(NamedTuple):

@@ -16,7 +16,7 @@ import datetime
 import re
 from typing import Any, Literal
 
-from .facts import SkillFacts, parse_yaml
+from .facts import SkillFacts, YamlProblem, parse_yaml
 
 Kind = Literal["absent", "null", "string", "number", "boolean", "date", "sequence", "mapping"]
 MAPPING_VALUES = "mapping values are not allowed"  # libyaml's words for an unquoted `: ` in a plain value
@@ -96,44 +96,18 @@ def type_words(found: Kind) -> str:
 _TOP_KEY = re.compile(r"^(?P<key>[^\s#:][^:]*):")
 
 
-def lenient_fields(facts: SkillFacts) -> dict[str, Any] | None:
-    """A reader that takes a tab opening a line as indentation and a key given twice as its last copy (Claude
-    Code 2.1.332, run): the frontmatter with such tabs as two spaces each and each top-level key's last block
-    kept, parsed again; None when that fails too."""
-    if facts.frontmatter is None:
-        return None
-    blocks: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    head: list[str] = []
-    for line in facts.frontmatter.splitlines():
-        stripped = line.lstrip("\t")
-        line = "  " * (len(line) - len(stripped)) + stripped
-        match = _TOP_KEY.match(line)
-        if match:
-            blocks.pop(match["key"], None)  # the last copy wins, in its own place
-            current = blocks[match["key"]] = [line]
-        elif current is not None:
-            current.append(line)
-        else:
-            head.append(line)
-    fields, problem = parse_yaml("\n".join(head + [line for block in blocks.values() for line in block]) + "\n")
-    return fields if problem is None else None
+def parse_last_copies(text: str) -> tuple[dict[str, Any] | None, YamlProblem | None]:
+    """Parse `text` as a reader that takes a key given twice as its last copy (Claude Code 2.1.332's Bun.YAML,
+    run): every copy must still parse, in its place; the earlier ones are renamed for the parse and left out."""
+    lines = text.splitlines()
+    keys = [match["key"] if (match := _TOP_KEY.match(line)) else None for line in lines]
+    last = {key: index for index, key in enumerate(keys) if key is not None}
+    renamed = [f"{_EARLIER}{index}{line[len(key):]}" if key is not None and last[key] != index else line
+               for index, (key, line) in enumerate(zip(keys, lines))]
+    fields, problem = parse_yaml("\n".join(renamed) + "\n")
+    if fields is not None:
+        fields = {key: value for key, value in fields.items() if not str(key).startswith(_EARLIER)}
+    return fields, problem
 
 
-_PLAIN_ENTRY = re.compile(r"^(?P<key>[^\s#:'\"][^:]*):[ \t]+(?P<value>[^'\"].*?)[ \t]*$")
-
-
-def quoted_fields(facts: SkillFacts) -> dict[str, Any] | None:
-    """The fields after quoting every plain top-level value (Claude Code 2.1.332's retry, run: `name: >`
-    becomes the text `>` and its folded lines then break the parse); None when that fails too."""
-    if facts.frontmatter is None:
-        return None
-    lines = []
-    for line in facts.frontmatter.splitlines():
-        match = _PLAIN_ENTRY.match(line)
-        if match and match["value"] not in ("~", "null"):  # run: a null stays null (a made-up description)
-            value = match["value"].replace("\\", "\\\\").replace('"', '\\"')
-            line = f'{match["key"]}: "{value}"'
-        lines.append(line)
-    fields, problem = parse_yaml("\n".join(lines) + "\n")
-    return fields if problem is None else None
+_EARLIER = "\u2063earlier-copy-"  # starts with an invisible separator: no key a person writes

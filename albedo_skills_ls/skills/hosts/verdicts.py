@@ -60,7 +60,7 @@ def host_report(
     verdicts = {found.path: _walk_verdict(host, found, roots, holders, facts_of) for found in files}
     if not host.every_file:  # a validator judges each folder on its own
         _settle_duplicates(host, files, roots, verdicts)
-    budget = (spend_lines(host, files, roots, verdicts) if host.budget is not None and host.budget.line is not None
+    budget = (spend_lines(host, files, roots, verdicts, facts_of) if host.budget is not None and host.budget.line is not None
               else _spend_budget(host, files, verdicts))
     return HostReport(host, verdicts, budget)
 
