@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import rename_world as world
@@ -40,7 +41,21 @@ def test_dry_run_and_diff_write_nothing(tmp_path: Path) -> None:
     assert world.snapshot(workspace) == before
     assert b"would rename .agents/skills/demo -> .agents/skills/showcase\n" in dry.stdout
     assert b"-skills: [demo, demo-extra]\n+skills: [showcase, demo-extra]\n" in diff.stdout
-    assert b"rename from .claude/skills/demo\nrename to .claude/skills/showcase\nlink to ../../.agents/skills/showcase\n" in diff.stdout
+    assert b"rename from .agents/skills/demo/scripts/run.sh\nrename to .agents/skills/showcase/scripts/run.sh\n" in diff.stdout
+
+
+def test_the_diff_is_a_patch_git_applies_to_the_same_files_as_the_rename(tmp_path: Path) -> None:
+    workspace, home = world.build(tmp_path)
+    subprocess.run(["git", "init", "-q"], cwd=workspace, check=True)
+    before = world.snapshot(workspace)
+    diff = run_cli("rename", "demo", "showcase", "--diff", cwd=workspace, home=home)
+    assert diff.returncode == 0, diff.stderr
+    patch = tmp_path / "rename.patch"
+    patch.write_bytes(diff.stdout)
+    applied = subprocess.run(["git", "apply", str(patch)], cwd=workspace, capture_output=True, text=True)
+    assert applied.returncode == 0, applied.stderr
+    # what `git apply` leaves is exactly what the rename itself writes: the folder, each mention, the link
+    assert world.snapshot(workspace) == world.expected_after(before)
 
 
 def test_a_taken_or_invalid_name_is_refused_and_nothing_written(tmp_path: Path) -> None:

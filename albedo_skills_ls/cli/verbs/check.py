@@ -178,7 +178,8 @@ def print_diff(catalog: Catalog, unsafe: bool, workspace: str) -> int:
     """`--diff`: the fixes as a patch on stdout, nothing written; the exit status is the check's. Its paths
     are relative to the top folder of the git repository the workspace is in (else to the workspace):
     `git apply` reads a patch's paths from there, whichever of the repository's folders it runs in."""
-    from ..fixing import plan_fixes, unified_diff
+    from ..fixing import plan_fixes
+    from ..patch import fix_patch
     from ..workspace import repository_top
 
     use_safe_text_output()
@@ -187,12 +188,12 @@ def print_diff(catalog: Catalog, unsafe: bool, workspace: str) -> int:
     if plan.changes and top != os.getcwd():
         print(f"{PROG}: the patch's paths are relative to {printable(folder_from_here(top))}", file=sys.stderr)
 
-    def shown(path: str) -> str:  # git's own quoting (unified_diff) keeps the bytes exact
+    def shown(path: str) -> str:  # git's own quoting (patch.git_path) keeps the bytes exact
         return os.path.relpath(path, top) if path.startswith(top.rstrip(os.sep) + os.sep) else path
 
     for change in plan.changes:
         shown_new = shown(change.renamed_to) if change.renamed_to else None
-        sys.stdout.write(unified_diff(change, shown(change.path), shown_new))
+        sys.stdout.write(fix_patch(change, shown(change.path), shown_new))
     fixes = sum(len(change.applied) for change in plan.changes)
     files = plural(len(plan.changes), "file")
     fixes_shown = plural(fixes, "fix", "fixes")

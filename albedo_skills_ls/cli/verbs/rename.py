@@ -10,7 +10,6 @@ them.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 
@@ -150,15 +149,59 @@ def _print_plan(plan, would: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def _print_diff(plan) -> None:  # type: ignore[no-untyped-def]
+    """The rename as a patch `git apply` applies: every file of the folder renamed (SKILL.md with its edits),
+    the other files' edits, each mirror link removed and made again pointing at the new folder. Paths are
+    relative to the top folder of the git repository (else the current folder), where `git apply` reads them."""
+    from ..patch import file_patch, link_added, link_removed
+    from ..workspace import repository_top
+
     folder = next(rename for rename in plan.renames if rename.kind == "folder")
-    for path, (before, after, _bom) in _edited_texts(plan).items():
-        renamed = folder.new + path[len(folder.old) :] if path.startswith(folder.old + "/") else path
-        sys.stdout.writelines(
-            difflib.unified_diff(
-                before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{_shown(path)}", f"b/{_shown(renamed)}"
-            )
-        )
-    for rename in plan.renames:
-        print(f"rename from {_shown(rename.old)}\nrename to {_shown(rename.new)}")
-        if rename.link_target is not None:
-            print(f"link to {rename.link_target}")
+    top = repository_top(folder.old) or os.getcwd()
+    if top != os.getcwd():
+        print(f"albedo-skills: the patch's paths are relative to {printable(display_path(top))}", file=sys.stderr)
+
+    def shown(path: str) -> str:
+        return os.path.relpath(path, top)
+
+    edited = _edited_texts(plan)
+    for path in _folder_files(folder.old):
+        before, after, _bom = edited.pop(path, (None, None, b""))
+        moved = folder.new + path[len(folder.old) :]
+        if before is None:
+            sys.stdout.write(file_patch(shown(path), "", "", shown(moved)))
+        else:
+            sys.stdout.write(file_patch(shown(path), before, after, shown(moved)))
+    for path, (before, after, _bom) in edited.items():
+        sys.stdout.write(file_patch(shown(path), before, after))
+    for rename in plan.relinks:
+        sys.stdout.write(link_removed(shown(rename.old), os.readlink(rename.old)))
+        sys.stdout.write(link_added(shown(rename.new), rename.link_target))
+
+
+def _folder_files(folder: str) -> list[str]:
+    """Every file and link in the skill folder (links not followed), for the patch's renames; a folder past
+    MAX_RESOURCE_FILES or MAX_RESOURCE_DEPTH cannot be written as a whole patch, so --diff refuses it."""
+    from ...skills.limits import MAX_RESOURCE_DEPTH, MAX_RESOURCE_FILES
+
+    found: list[str] = []
+    pending = [(folder, 0)]
+    while pending:
+        current, depth = pending.pop()
+        with os.scandir(current) as entries:
+            for entry in sorted(entries, key=lambda entry: entry.name):
+                if entry.is_dir(follow_symlinks=False):
+                    if depth + 1 > MAX_RESOURCE_DEPTH:
+                        raise UsageError(_too_big(folder, f"folders over {MAX_RESOURCE_DEPTH} levels deep"))
+                    pending.append((entry.path, depth + 1))
+                    continue
+                found.append(entry.path)
+                if len(found) > MAX_RESOURCE_FILES:
+                    raise UsageError(_too_big(folder, f"more than {MAX_RESOURCE_FILES} files"))
+    return sorted(found)
+
+
+def _too_big(folder: str, why: str) -> str:
+    return (
+        f"{display_path(folder)} holds {why}, too many to write as one patch: use --dry-run to see the change, "
+        "or rename without --diff"
+    )
