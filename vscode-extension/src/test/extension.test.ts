@@ -267,6 +267,7 @@ describe('extension wiring (fake vscode)', () => {
       'albedoSkills.runSkill',
       'albedoSkills.showOutput',
       'albedoSkills.showPrompt',
+      'albedoSkills.showReferences',
     ]);
     assert.deepEqual(state.views, ['albedoSkills.skills']);
     // The Skills view follows the server's catalog announcements.
