@@ -72,10 +72,11 @@ async def test_the_lens_counts_what_references_find(servers, tmp_path):
 
 
 def _long_skills(tmp_path):
-    """Twelve skills of 900-character descriptions: more than Codex's 8,000-character budget, so it cuts them."""
+    """Sixty skills of 900-character descriptions: 54,000 characters, more than Codex's budget of 10,000
+    estimated tokens (about 40,000 bytes of listing), so it cuts them."""
     workspace, home = tmp_path / "ws", tmp_path / "home"
     (workspace / ".git").mkdir(parents=True)
-    for index in range(12):
+    for index in range(60):
         world.skill(workspace / ".agents/skills", f"s{index:02d}", f"s{index:02d}", "word " * 179 + "last.")
     return workspace, home
 
