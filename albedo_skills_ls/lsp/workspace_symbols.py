@@ -19,25 +19,33 @@ def enable(server: AlbedoLanguageServer) -> None:
         return
 
     @server.feature(types.WORKSPACE_SYMBOL)
-    @isolated
-    def workspace_symbol(ls: AlbedoLanguageServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation] | None:
-        if not ls.settings.enable or not ls.settings.workspace_symbols:
-            return None
-        found = []
-        for symbol in find_symbols([session.snapshot for session in ls.workspaces.sessions], params.query):
-            opened = ls.open_text(symbol.path)
-            where = to_lsp_range(symbol.range, LineSource(symbol.path, opened[0] if opened else None), ls.encoding)
-            hidden = symbol.hidden_by is not None
-            found.append(
-                types.SymbolInformation(
-                    name=symbol.name,
-                    kind=types.SymbolKind.Module,
-                    location=types.Location(uri=path_to_uri(symbol.path), range=where),
-                    container_name=f"{symbol.scope} skill, hidden by {symbol.hidden_by}" if hidden else f"{symbol.scope} skill",
-                    tags=[types.SymbolTag.Deprecated] if hidden else None,
-                )
+    async def workspace_symbol(ls: AlbedoLanguageServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation] | None:
+        # VS Code asks as soon as Go to Symbol in Workspace opens, often while the first discovery still runs;
+        # an empty answer then reads "No matching workspace symbols" and is not asked again until the query
+        # changes. So the answer waits for the catalog, as the commands do.
+        await ls.ready.wait()
+        return symbols_of(ls, params.query)
+
+
+@isolated
+def symbols_of(ls: AlbedoLanguageServer, query: str) -> list[types.SymbolInformation] | None:
+    if not ls.settings.enable or not ls.settings.workspace_symbols:
+        return None
+    found = []
+    for symbol in find_symbols([session.snapshot for session in ls.workspaces.sessions], query):
+        opened = ls.open_text(symbol.path)
+        where = to_lsp_range(symbol.range, LineSource(symbol.path, opened[0] if opened else None), ls.encoding)
+        hidden = symbol.hidden_by is not None
+        found.append(
+            types.SymbolInformation(
+                name=symbol.name,
+                kind=types.SymbolKind.Module,
+                location=types.Location(uri=path_to_uri(symbol.path), range=where),
+                container_name=f"{symbol.scope} skill, hidden by {symbol.hidden_by}" if hidden else f"{symbol.scope} skill",
+                tags=[types.SymbolTag.Deprecated] if hidden else None,
             )
-        return found
+        )
+    return found
 
 
 def register(server: AlbedoLanguageServer) -> None:

@@ -12,6 +12,7 @@ import pytest
 from lsprotocol import types
 
 import rename_world as world
+from hostile.rpc import RawServer, frame
 
 from .editing import open_until
 from .harness import capabilities, uri
@@ -53,6 +54,33 @@ async def test_workspace_symbols_by_subsequence_winners_before_hidden_copies(ser
     assert await session.client.workspace_symbol_async(types.WorkspaceSymbolParams(query="zq")) == []
     everything = await session.client.workspace_symbol_async(types.WorkspaceSymbolParams(query=""))
     assert sorted(s.name for s in everything) == ["demo", "demo", "demo-extra", "mine", "other"]
+
+
+async def test_a_query_sent_before_the_first_discovery_waits_for_the_catalog(tmp_path):
+    """VS Code asks as soon as Go to Symbol in Workspace opens, maybe while the server still discovers: the
+    answer waits for the catalog instead of an empty list the user reads as "No matching workspace symbols".
+    Discovery cannot finish before the client answers `workspace/configuration`, so the query is in first."""
+    workspace, home = world.build(tmp_path)
+    raw = await RawServer.start(str(home))
+    try:
+        caps = {"workspace": {"configuration": True, "symbol": {"dynamicRegistration": True}}}
+        folder = {"uri": uri(workspace), "name": workspace.name}
+        await raw.request("initialize", {"processId": None, "rootUri": uri(workspace), "workspaceFolders": [folder], "capabilities": caps})
+        await raw.send("initialized", {}, request=False)
+        asked = await raw.send("workspace/symbol", {"query": "dmx"})
+        while True:
+            message = await raw.read()
+            assert message.get("id") != asked or "method" in message, f"answered before the discovery: {message}"
+            if message.get("method") == "workspace/configuration":
+                settings = {"home": str(home)}
+                await raw.write(frame({"jsonrpc": "2.0", "id": message["id"], "result": [settings]}))
+                break
+        answer = await raw.response(asked)
+        assert [(s["name"], s["location"]["uri"]) for s in answer["result"]] == [
+            ("demo-extra", uri(workspace / ".agents/skills/demo-extra/SKILL.md"))
+        ]
+    finally:
+        await raw.kill()
 
 
 async def test_the_lens_counts_what_references_find(servers, tmp_path):

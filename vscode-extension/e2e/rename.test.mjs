@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from '
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { goTo, HANG_GUARD_MS, launchChromium, openFile, openWorkbench, runCommand, showing, startWorkbench, VSCODE, waitFor, writeWorkspace } from './harness.mjs';
+import { goTo, HANG_GUARD_MS, launchChromium, MOD, openFile, openWorkbench, runCommand, showing, startWorkbench, VSCODE, waitFor, waitForText, writeWorkspace } from './harness.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FILES = {
@@ -45,6 +45,27 @@ describe(`rename and references in VS Code ${VSCODE.text} (code-server)`, { time
   after(async () => {
     await browser?.close();
     workbench?.stop();
+  });
+
+  it('Go to Symbol in Workspace (Ctrl+T) lists the skill by its name; accepting it opens its SKILL.md', async () => {
+    await showing(page, 'workspace-symbols', async () => {
+      await openFile(page, 'AGENTS.md');
+      // the server's catalog is loaded (the status bar counts its skills): VS Code has our provider to ask
+      await waitFor(page, () => bodyText(page), (text) => /\b3 skills\b/.test(text), 'the skills counted in the status bar');
+      await page.keyboard.press(`${MOD}+T`);
+      const input = page.locator('.quick-input-widget input.input');
+      await input.waitFor({ state: 'visible' });
+      await input.pressSequentially('demo-ex');
+      const rows = page.locator('.quick-input-widget .monaco-list-row');
+      // VS Code lists what the server answered that its own fuzzy match on the symbol's name keeps
+      await waitFor(page, () => rows.allInnerTexts(), (texts) => texts.some((text) => text.includes('demo-extra') && text.includes('workspace skill')), 'demo-extra among the workspace symbols');
+      await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'demo-extra' }).waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+      // the editor shows demo-extra's SKILL.md (its breadcrumbs name the folder), not the demo one
+      await waitFor(page, () => page.locator('.editor-group-container.active .breadcrumbs-control').innerText(), (text) => /demo-extra[\s\S]*SKILL\.md/.test(text), 'the breadcrumbs of demo-extra/SKILL.md');
+      await waitForText(page, (text) => text.includes('name: demo-extra') && text.includes('More.'), 'its text in the editor');
+    });
   });
 
   it('F2 on name: renames the skill everywhere once confirmed; the command finishes the link', async () => {
