@@ -47,27 +47,6 @@ describe(`rename and references in VS Code ${VSCODE.text} (code-server)`, { time
     workbench?.stop();
   });
 
-  it('Go to Symbol in Workspace (Ctrl+T) lists the skill by its name; accepting it opens its SKILL.md', async () => {
-    await showing(page, 'workspace-symbols', async () => {
-      await openFile(page, 'AGENTS.md');
-      // the server's catalog is loaded (the status bar counts its skills): VS Code has our provider to ask
-      await waitFor(page, () => bodyText(page), (text) => /\b3 skills\b/.test(text), 'the skills counted in the status bar');
-      await page.keyboard.press(`${MOD}+T`);
-      const input = page.locator('.quick-input-widget input.input');
-      await input.waitFor({ state: 'visible' });
-      await input.pressSequentially('demo-ex');
-      const rows = page.locator('.quick-input-widget .monaco-list-row');
-      // VS Code lists what the server answered that its own fuzzy match on the symbol's name keeps
-      await waitFor(page, () => rows.allInnerTexts(), (texts) => texts.some((text) => text.includes('demo-extra') && text.includes('workspace skill')), 'demo-extra among the workspace symbols');
-      await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'demo-extra' }).waitFor();
-      await page.keyboard.press('Enter');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-      // the editor shows demo-extra's SKILL.md (its breadcrumbs name the folder), not the demo one
-      await waitFor(page, () => page.locator('.editor-group-container.active .breadcrumbs-control').innerText(), (text) => /demo-extra[\s\S]*SKILL\.md/.test(text), 'the breadcrumbs of demo-extra/SKILL.md');
-      await waitForText(page, (text) => text.includes('name: demo-extra') && text.includes('More.'), 'its text in the editor');
-    });
-  });
-
   it('F2 on name: renames the skill everywhere once confirmed; the command finishes the link', async () => {
     await showing(page, 'rename', async () => {
       await openFile(page, '.agents/skills/demo/SKILL.md');
@@ -112,6 +91,29 @@ describe(`rename and references in VS Code ${VSCODE.text} (code-server)`, { time
       await goTo(page, 1, 3);
       await page.keyboard.press('Shift+Alt+F12');
       await waitFor(page, () => bodyText(page), (text) => /\b6 results in \d+ files\b/.test(text), 'the References view');
+    });
+  });
+
+  // Last: opening demo-extra puts it first in Quick Open's history, where `.agents/skills/demo/SKILL.md` would
+  // then find it (a fuzzy match) instead of demo's own file.
+  it('Go to Symbol in Workspace (Ctrl+T) lists the skill by its name; accepting it opens its SKILL.md', async () => {
+    await showing(page, 'workspace-symbols', async () => {
+      await openFile(page, 'AGENTS.md');
+      // the server's catalog is loaded (the status bar counts its skills): VS Code has our provider to ask
+      await waitFor(page, () => bodyText(page), (text) => /\b3 skills\b/.test(text), 'the skills counted in the status bar');
+      await page.keyboard.press(`${MOD}+T`);
+      const input = page.locator('.quick-input-widget input.input');
+      await input.waitFor({ state: 'visible' });
+      await input.pressSequentially('demo-ex');
+      const rows = page.locator('.quick-input-widget .monaco-list-row');
+      // VS Code lists what the server answered that its own fuzzy match on the symbol's name keeps
+      await waitFor(page, () => rows.allInnerTexts(), (texts) => texts.some((text) => text.includes('demo-extra') && text.includes('workspace skill')), 'demo-extra among the workspace symbols');
+      await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'demo-extra' }).waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+      // the editor shows demo-extra's SKILL.md (its breadcrumbs name the folder), not the demo one
+      await waitFor(page, () => page.locator('.editor-group-container.active .breadcrumbs-control').innerText(), (text) => /demo-extra[\s\S]*SKILL\.md/.test(text), 'the breadcrumbs of demo-extra/SKILL.md');
+      await waitForText(page, (text) => text.includes('name: demo-extra') && text.includes('More.'), 'its text in the editor');
     });
   });
 });
