@@ -1,6 +1,7 @@
 """No diagnostic code is spelled as a string outside the registry (docs/design.md#13-the-code): a rule passes
 the registry's entry (`codes.SYMLINK_ESCAPE`), so a search for a code finds every place that emits it, and a
-misspelt code cannot exist."""
+misspelt code cannot exist. The check reads the package, the scripts and the benchmarks (the tests spell codes
+on purpose: they say what the person must see)."""
 
 from __future__ import annotations
 
@@ -13,31 +14,44 @@ from albedo_skills_ls.skills import codes
 from albedo_skills_ls.skills.resource_listing import list_resources
 
 PACKAGE = Path(albedo_skills_ls.__file__).parent
+REPO = PACKAGE.parent
+READ = (PACKAGE, REPO / "scripts", REPO / "benchmarks")
+REGISTRY = PACKAGE / "skills" / "codes.py"
+# Three codes are plain words that also name other things (`"encoding"` is a key of `skills.read`'s
+# answer): those count only where code is chosen, a call's argument or a comparison's operand. A code with
+# a hyphen is a code wherever it is written.
+PLAIN_WORDS = frozenset(code for code in codes.CODES if "-" not in code)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the string constants that are statements on their own: docstrings, which may name a code."""
+    return {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
 
 
 def spelled_codes(source: str) -> list[tuple[int, str]]:
-    """Code ids written as literals where code is chosen: a call's argument, or a comparison's operand."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
+    """Code ids written as string literals outside docstrings and comments, with their line numbers."""
+    tree = ast.parse(source)
+    prose = _docstrings(tree)
+    chosen: set[int] = set()  # constants where code is chosen
+    for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            operands = [*node.args, *(keyword.value for keyword in node.keywords)]
+            chosen.update(id(operand) for operand in [*node.args, *(keyword.value for keyword in node.keywords)])
         elif isinstance(node, ast.Compare):
-            operands = [node.left, *node.comparators]
-        else:
-            continue
-        found += [
-            (operand.lineno, operand.value)
-            for operand in operands
-            if isinstance(operand, ast.Constant) and operand.value in codes.CODES
-        ]
-    return found
+            chosen.update(id(operand) for operand in [node.left, *node.comparators])
+    return sorted(
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and node.value in codes.CODES and id(node) not in prose
+        and (node.value not in PLAIN_WORDS or id(node) in chosen)
+    )
 
 
 def test_no_code_is_spelled_outside_the_registry():
     spelled = [
-        f"{path.relative_to(PACKAGE)}:{line}: {code!r}"
-        for path in sorted(PACKAGE.rglob("*.py"))
-        if path != PACKAGE / "skills" / "codes.py"
+        f"{path.relative_to(REPO)}:{line}: {code!r}"
+        for root in READ
+        for path in sorted(root.rglob("*.py"))
+        if path != REGISTRY
         for line, code in spelled_codes(path.read_text(encoding="utf-8"))
     ]
     assert spelled == [], "use the registry's entry (codes.NAME) instead:\n" + "\n".join(spelled)
@@ -48,7 +62,14 @@ def test_the_check_sees_a_spelled_code():
         (1, "symlink-escape"),
         (2, "collision"),
     ]
-    assert spelled_codes('__all__ = ["collision"]\nresult = {"encoding": "utf-8"}\n') == []
+    assert spelled_codes('what = {"resource-loop": "a loop"}.get(note["code"])\n') == [(1, "resource-loop")]
+    assert spelled_codes('LIMITS = ("diagnostic-limit",)\nx = [ "name-mismatch" ]\n') == [
+        (1, "diagnostic-limit"),
+        (2, "name-mismatch"),
+    ]
+    # a docstring may name a code; a plain word that is data (a key read, a value) is not a code
+    assert spelled_codes('"""Emits `symlink-escape`."""\nresult = {"encoding": "utf-8", "unreadable": 1}\n') == []
+    assert spelled_codes('__all__ = ["collision"]\nmode = "encoding"\n') == []
 
 
 def test_a_folder_that_turns_into_an_escaping_link_mid_listing_is_reported(tmp_path, monkeypatch):

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from albedo_skills_ls.skills import codes, codes_doc
-from albedo_skills_ls.skills.authoring import quick_fixes
+from albedo_skills_ls.skills.authoring.fixes import quick_fixes
 from albedo_skills_ls.skills.codes import CODES, FIXABLE
 from albedo_skills_ls.skills.model import SEVERITY_RANK
 

@@ -14,7 +14,7 @@ import re
 from typing import Any, NamedTuple
 
 from .. import limits
-from ..discovery import read_skill_bytes
+from ..skill_file import read_skill_bytes
 from .walker import Found
 
 BOM = "\ufeff"
