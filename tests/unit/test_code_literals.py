@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from pathlib import Path
 
 import albedo_skills_ls
@@ -93,3 +94,44 @@ def test_a_folder_that_turns_into_an_escaping_link_mid_listing_is_reported(tmp_p
     (escape,) = result["diagnostics"]
     assert escape["code"] == codes.SYMLINK_ESCAPE.id and escape["severity"] == "warning"
     assert escape["path"] == swapped and "now resolves outside the skill folder (to /elsewhere)" in escape["message"]
+
+
+# The extension cannot import the registry: where its TypeScript names a code (compares a diagnostic's code,
+# or keys a table by code), the code must be one the registry holds, so a renamed code fails here.
+EXTENSION_SOURCES = REPO / "vscode-extension" / "src"
+TS_CODE_COMPARED = re.compile(r"\bcode\s*[!=]==?\s*'([^'\n]+)'")
+TS_CODE_TABLE = re.compile(r"^export const NATIVE_TWINS\b[^\n]*\{\n(.*?)^\};", re.MULTILINE | re.DOTALL)
+TS_TABLE_KEY = re.compile(r"^\s*'([^'\n]+)':", re.MULTILINE)
+TS_TYPEOF = re.compile(r"\btypeof\s+[\w.?]+")  # `typeof diagnostic.code === 'object'` asks a type, not a code
+
+
+def extension_codes(source: str) -> list[str]:
+    """The codes a TypeScript file names: compared with a diagnostic's code, or keys of the code tables."""
+    named = TS_CODE_COMPARED.findall(TS_TYPEOF.sub("", source))
+    for table in TS_CODE_TABLE.findall(source):
+        named += TS_TABLE_KEY.findall(table)
+    return named
+
+
+def test_the_extension_names_only_registered_codes():
+    named = {
+        f"{path.relative_to(EXTENSION_SOURCES)}: {code}"
+        for path in sorted(EXTENSION_SOURCES.rglob("*.ts"))
+        if "test" not in path.relative_to(EXTENSION_SOURCES).parts
+        for code in extension_codes(path.read_text(encoding="utf-8"))
+    }
+    assert len(named) >= 5, f"the reader found too few codes in the extension: {sorted(named)}"
+    unknown = sorted(entry for entry in named if entry.split(": ", 1)[1] not in codes.CODES)
+    assert unknown == [], "not a code of skills/codes.py:\n" + "\n".join(unknown)
+
+
+def test_the_extension_reader_sees_comparisons_and_tables():
+    source = (
+        "if (diagnostic.code === 'collision') {}\n"
+        "if (d.code !== 'name-mismatch') {}\n"
+        "const kind = typeof diagnostic.code === 'object' ? 1 : 2;\n"
+        "export const NATIVE_TWINS: Readonly<Record<string, RegExp>> = {\n"
+        "  'name-missing': /x/,\n  'no-such-code': /y/,\n};\n"
+        "const other = { 'not-a-code': 1 };\n"
+    )
+    assert extension_codes(source) == ["collision", "name-mismatch", "name-missing", "no-such-code"]
