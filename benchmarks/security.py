@@ -30,7 +30,8 @@ from pathlib import Path
 from common import PYTHON, TREES, child_env, cpu_model, log
 
 from albedo_skills_ls.skills.limits import MAX_SECURITY_FILE_BYTES
-from albedo_skills_ls.skills.security import BUNDLED, Text, findings, scan_skill
+from albedo_skills_ls.skills.security import findings, scan_skill
+from albedo_skills_ls.skills.security.text import BUNDLED, Text
 
 HOSTILE_BYTES = 10 * 1024 * 1024
 # each line nearly matches one expression of the reading and never quite does (or matches, and the

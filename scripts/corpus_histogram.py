@@ -32,8 +32,10 @@ import sys
 import tempfile
 from typing import Any, Iterable
 
-WORKSPACE_ROOTS = (".albedo/skills", ".agents/skills")
-LIMIT_CODES = ("diagnostic-limit", "candidate-limit")
+from albedo_skills_ls.skills import candidates, codes
+
+WORKSPACE_ROOTS = tuple(relative for relative, _scope in candidates.WORKSPACE_ROOTS)
+LIMIT_CODES = (codes.DIAGNOSTIC_LIMIT.id, codes.CANDIDATE_LIMIT.id)
 FIRST_BATCH = 32  # skill folders per batch once a workspace has to be split
 
 

@@ -81,10 +81,11 @@ def check_file(path: str) -> Catalog:
     checks a file outside every root: its folder's name is the expected name and no collision rule
     applies. Read as safely as discovery reads; a folder without the file gets discovery's finding."""
     from ..skills.catalog import check_buffer
-    from ..skills.discovery import discover, read_skill_bytes
+    from ..skills.discovery import discover
     from ..skills.frontmatter import decode
     from ..skills.model import Catalog, Skill, count_severities
     from ..skills.rules import check_document
+    from ..skills.skill_file import read_skill_bytes
 
     folder = os.path.dirname(path)
     nothing = discover(None, user_roots=False)  # no roots: the file is a skill of its own

@@ -1,7 +1,7 @@
 """`check --fix`: apply the engine's quick fixes to the files on disk, the same fixes an editor offers.
 
-The fixes are computed by the engine (`authoring.quick_fixes` for a `SKILL.md`'s text and
-`authoring.folder_fixes` for a finding about a skill folder: the language server's code actions), never
+The fixes are computed by the engine (`authoring/fixes.py`: `quick_fixes` for a `SKILL.md`'s text and
+`folder_fixes` for a finding about a skill folder: the language server's code actions), never
 here: this module only chooses among them and writes them.
 
 - Which: a fix the engine marks `safe` cannot change what a skill means (a misspelled key renamed when the
@@ -24,7 +24,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..skills.authoring import Edit, Fix
+    from ..skills.authoring.fixes import Edit, Fix
     from ..skills.model import Catalog, Diagnostic
 
 class Applied(NamedTuple):
@@ -60,9 +60,9 @@ def plan_fixes(catalog: Catalog, unsafe: bool) -> Plan:
     """The changes `--fix` would make for every file the catalog has a finding on, in path order. Files
     outside the workspace (the user roots under the home folder) are planned but left alone: a fix in a
     project does not rewrite the user's own skills; naming the file or the home folder fixes them."""
-    from ..skills import authoring
-    from ..skills.discovery import SKILL_FILE
+    from ..skills.authoring.fixes import folder_fixes
     from ..skills.paths import is_within
+    from ..skills.skill_file import SKILL_FILE
 
     changes: list[FileChange] = []
     for path, found in sorted(catalog.file_diagnostics.items()):
@@ -74,7 +74,7 @@ def plan_fixes(catalog: Catalog, unsafe: bool) -> Plan:
                 changes.append(change)
             continue
         for diagnostic in found:  # a finding about a folder: its fixes rename files, they edit no text
-            offered = authoring.folder_fixes(diagnostic)
+            offered = folder_fixes(diagnostic)
             fix = next((f for f in offered if wanted(f, unsafe) and len(f.renames) == 1), None)
             if fix is not None:
                 (rename,) = fix.renames
@@ -86,9 +86,10 @@ def plan_fixes(catalog: Catalog, unsafe: bool) -> Plan:
 
 
 def _fix_document(path: str, unsafe: bool) -> FileChange | None:
-    from ..skills import authoring
-    from ..skills.discovery import ParseCache, read_skill_bytes
+    from ..skills.authoring.fixes import quick_fixes
+    from ..skills.discovery import ParseCache
     from ..skills.frontmatter import BOM, decode
+    from ..skills.skill_file import read_skill_bytes
 
     data, info, problem = read_skill_bytes(path, os.path.dirname(path))
     if data is None or info is None or problem is not None:
@@ -97,7 +98,7 @@ def _fix_document(path: str, unsafe: bool) -> FileChange | None:
     if text is None:
         return None
     chosen: dict[Diagnostic, Fix] = {}
-    for fix in authoring.quick_fixes(path, text):
+    for fix in quick_fixes(path, text):
         if wanted(fix, unsafe) and fix.edits:
             held = chosen.get(fix.diagnostic)
             if held is None or (fix.preferred and not held.preferred):

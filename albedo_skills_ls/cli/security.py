@@ -85,7 +85,7 @@ def policy_of(args: argparse.Namespace, base: str | None) -> Policy:
 
 def skill_folders(catalog: Catalog, given: list[str] | None) -> list[str]:
     """The folders read: those of the SKILL.md files named, else of every SKILL.md discovery examined."""
-    from ..skills.discovery import SKILL_FILE
+    from ..skills.skill_file import SKILL_FILE
 
     paths = given if given is not None else list(catalog.file_diagnostics)
     suffix = os.sep + SKILL_FILE

@@ -59,7 +59,7 @@ class Target(NamedTuple):
 
 def skill_file_in(folder: str) -> str | None:
     """The `SKILL.md` a skill folder holds, in any letter case (a `skill.md` is reported, not passed over)."""
-    from ..skills.discovery import SKILL_FILE
+    from ..skills.skill_file import SKILL_FILE
 
     exact = os.path.join(folder, SKILL_FILE)
     if os.path.lexists(exact):
@@ -142,7 +142,7 @@ KIND_WORDS = {"workspace": "workspace", "root": "skills root", "folder": "folder
 
 def classify(given: str, home: str) -> tuple[Kind, str, Scope]:
     """(kind, absolute path, scope) for one PATH; for a file or skill folder the path is its `SKILL.md`."""
-    from ..skills.discovery import SKILL_FILE
+    from ..skills.skill_file import SKILL_FILE
 
     if not os.path.lexists(given):
         raise UsageError(f"{given!r} does not exist")

@@ -50,7 +50,7 @@ def named_workspace(args: argparse.Namespace) -> str | None:
 
 
 def workspace_markers() -> tuple[str, ...]:
-    from ..skills.discovery import WORKSPACE_ROOTS
+    from ..skills.candidates import WORKSPACE_ROOTS
 
     return tuple(relative for relative, _scope in WORKSPACE_ROOTS) + (REPOSITORY_MARKER,)
 

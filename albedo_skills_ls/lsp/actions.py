@@ -1,6 +1,6 @@
 """`textDocument/codeAction`: quick fixes for a SKILL.md, each a `WorkspaceEdit` (the server writes nothing).
 
-The fixes come from the engine re-checking the buffer (`authoring.quick_fixes`), never from the client's
+The fixes come from the engine re-checking the buffer (`quick_fixes`), never from the client's
 diagnostic text. An action is offered for a finding the client sent in the request context (same code and
 range; that diagnostic is attached) or for one whose range touches the requested range.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ..skills import authoring
+from ..skills.authoring.fixes import quick_fixes
 from .convert import LineSource, to_lsp_diagnostic
 from .documents import OpenDocument, by_kind, isolated
 from .server import AlbedoLanguageServer
@@ -50,7 +50,7 @@ def code_actions(
     source = document.source
     sent = list(params.context.diagnostics)
     actions = []
-    for fix in authoring.quick_fixes(document.path, document.text):
+    for fix in quick_fixes(document.path, document.text):
         diagnostic = to_lsp_diagnostic(fix.diagnostic, source, ls.encoding, LineSource)
         matched = next(
             (d for d in sent if str(d.code) == fix.diagnostic.code and d.range == diagnostic.range), None

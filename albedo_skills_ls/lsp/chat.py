@@ -16,10 +16,11 @@ from weakref import WeakKeyDictionary
 import attrs
 from lsprotocol import types
 
-from ..skills import authoring, slash
+from ..skills import slash
 from ..skills.activation import command_entries
-from ..skills.discovery import read_skill_text
+from ..skills.authoring.fields import name_range
 from ..skills.model import FILE_START, Catalog
+from ..skills.skill_file import read_skill_text
 from .client import ClientFeatures
 from .convert import LineSource, to_lsp_range
 from .documents import OpenDocument, as_is, fits_typed, markup
@@ -187,5 +188,5 @@ def definition(
     path = entry.path
     opened = ls.open_text(path)
     text = opened[0] if opened else read_skill_text(path)
-    where = authoring.name_range(text, path) if text is not None else FILE_START
+    where = name_range(text, path) if text is not None else FILE_START
     return types.Location(uri=path_to_uri(path), range=to_lsp_range(where, LineSource(path, text), ls.encoding))

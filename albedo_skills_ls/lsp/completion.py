@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ..skills import authoring
+from ..skills.authoring.completion import complete_frontmatter
+from ..skills.authoring.fields import folder_name_of
 from . import chat
 from ..skills.frontmatter import lines_of
 from .documents import OpenDocument, as_is, by_kind, fits_typed, isolated, markup
@@ -35,11 +36,11 @@ def skill_items(
     ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position
 ) -> list[types.CompletionItem]:
     assert document.path is not None
-    suggestions = authoring.complete_frontmatter(
+    suggestions = complete_frontmatter(
         document.text,
         position.line,
         document.character(position, ls.encoding),
-        authoring.folder_name_of(document.path),
+        folder_name_of(document.path),
     )
     snippets = ls.client.snippets
     lines = lines_of(document.text)

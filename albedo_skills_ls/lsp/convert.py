@@ -14,8 +14,8 @@ from typing import Callable, Sequence
 from lsprotocol import types
 
 from ..skills import model
-from ..skills.discovery import read_skill_text
 from ..skills.frontmatter import lines_of
+from ..skills.skill_file import read_skill_text
 from .uris import path_to_uri
 
 SEVERITY = {

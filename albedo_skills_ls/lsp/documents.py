@@ -22,8 +22,8 @@ from urllib.parse import unquote
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 
-from ..skills.discovery import SKILL_FILE
 from ..skills.frontmatter import lines_of
+from ..skills.skill_file import SKILL_FILE
 from .convert import LineSource, from_client_character, to_lsp_range
 from .settings import Settings
 from .uris import path_to_uri, uri_to_path

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ..skills import authoring
+from ..skills.authoring.hover import hover_field
 from ..skills.model import Range
 from . import chat
 from .documents import OpenDocument, by_kind, isolated, markup, open_document
@@ -58,7 +58,7 @@ def skill_hover(ls: AlbedoLanguageServer, document: OpenDocument, position: type
     security = security_hover(ls, document, position)
     if security is not None:
         return security
-    found = authoring.hover_field(document.text, position.line, document.character(position, ls.encoding))
+    found = hover_field(document.text, position.line, document.character(position, ls.encoding))
     if found is None:
         return None
     markdown, where = found

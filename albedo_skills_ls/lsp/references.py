@@ -13,12 +13,13 @@ from typing import Any
 from lsprotocol import types
 
 from ..skills import mention_scan
-from ..skills.mentions import SKILL_FILE, Mention, Mentions, Target, find_mentions, target_at, target_of
+from ..skills.mentions import Mention, Mentions, Target, find_mentions, target_at, target_of
 from ..skills.model import Range
+from ..skills.skill_file import SKILL_FILE
 from .convert import LineSource, to_lsp_range
-from .uris import path_to_uri
 from .documents import OpenDocument, isolated, open_document
 from .server import AlbedoLanguageServer
+from .uris import path_to_uri
 
 
 def target_under(

@@ -18,10 +18,10 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..skills.catalog import placement
-from ..skills.discovery import SKILL_FILE
 from ..skills.limits import MAX_RESOURCE_DEPTH, MAX_RESOURCE_ENTRIES
 from ..skills.model import Catalog, Diagnostic
 from ..skills.paths import is_within
+from ..skills.skill_file import SKILL_FILE
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ..skills.security.review import Policy, Review

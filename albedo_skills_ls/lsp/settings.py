@@ -15,13 +15,15 @@ import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable, NamedTuple
 
+from ..skills.discovery import DEFAULT_BUILTINS
+from ..skills.mentions import DEFAULT_CHAT_PATTERNS
+
 SECTION = "albedoSkills"
 
 # Chat buffers out of the box: our own language id, Markdown chat files, and the filetypes of popular
-# Neovim chat plugins (CodeCompanion, Avante, CopilotChat, gp.nvim).
+# Neovim chat plugins (CodeCompanion, Avante, CopilotChat, gp.nvim). The default built-in commands and chat
+# file patterns are the engine's, which the command line uses too.
 DEFAULT_CHAT_LANGUAGE_IDS = ("albedo-chat", "markdown.chat", "codecompanion", "AvanteInput", "copilot-chat", "gp_chat")
-DEFAULT_CHAT_FILE_PATTERNS = ("*.chat.md",)
-DEFAULT_BUILTIN_COMMANDS = ("help", "model", "reload")
 LOG_LEVELS = ("error", "warning", "info", "debug")
 
 
@@ -31,9 +33,9 @@ class Settings:
     user_roots: bool = True
     home: str | None = None
     auto_reload: bool = True
-    builtin_commands: tuple[str, ...] = DEFAULT_BUILTIN_COMMANDS
+    builtin_commands: tuple[str, ...] = DEFAULT_BUILTINS
     chat_language_ids: tuple[str, ...] = DEFAULT_CHAT_LANGUAGE_IDS
-    chat_file_patterns: tuple[str, ...] = DEFAULT_CHAT_FILE_PATTERNS
+    chat_file_patterns: tuple[str, ...] = DEFAULT_CHAT_PATTERNS
     log_level: str = "info"
     # other agents whose refusals become diagnostics (skills/hosts/ ids); none by default: no new noise
     hosts: tuple[str, ...] = ()

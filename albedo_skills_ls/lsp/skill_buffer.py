@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..skills.agent_figures import AgentFigures, figures_for
-from ..skills.authoring import folder_name_of
+from ..skills.authoring.fields import folder_name_of
 from ..skills.rules import ParsedSkill, check_document, description_length
 from .documents import OpenDocument
 from .server import AlbedoLanguageServer

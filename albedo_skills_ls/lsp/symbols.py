@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ..skills import authoring
+from ..skills.authoring.outline import OutlineItem, outline
 from .documents import OpenDocument, by_kind, isolated
 from .server import AlbedoLanguageServer
 
 _KINDS = {"field": types.SymbolKind.Property, "heading": types.SymbolKind.String}
 
 
-def _symbol(ls: AlbedoLanguageServer, document: OpenDocument, item: authoring.OutlineItem) -> types.DocumentSymbol:
+def _symbol(ls: AlbedoLanguageServer, document: OpenDocument, item: OutlineItem) -> types.DocumentSymbol:
     return types.DocumentSymbol(
         name=item.name,
         detail=item.detail or None,
@@ -45,7 +45,7 @@ def _flat(
 def skill_symbols(
     ls: AlbedoLanguageServer, document: OpenDocument
 ) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
-    items = authoring.outline(document.text, document.path or document.uri)
+    items = outline(document.text, document.path or document.uri)
     if ls.client.hierarchical_symbols:
         return [_symbol(ls, document, item) for item in items]
     return _flat(ls, document, items)

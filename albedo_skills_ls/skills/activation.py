@@ -12,11 +12,11 @@ import os
 from typing import Any, Callable
 
 from .confinement import confined_folder
-from .discovery import SKILL_FILE, read_skill_bytes
 from .errors import InvalidArguments, Refused, require_unicode
 from .frontmatter import read_text
 from .model import Catalog, CommandArgument, CommandEntry, Skill
 from .rules import check_frontmatter
+from .skill_file import SKILL_FILE, read_skill_bytes
 
 MODES = ("model", "user")
 ACTIVATION_OPEN = "<albedo-skill-activation>"

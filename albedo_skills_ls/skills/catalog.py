@@ -13,19 +13,13 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from . import codes, limits
-from .discovery import (
-    DEFAULT_BUILTINS,
-    SKILL_FILE,
-    ParseCache,
-    collision,
-    command_collision,
-    discover,
-    read_skill_text,
-)
+from .discovery import DEFAULT_BUILTINS, ParseCache, discover
 from .model import SEVERITY_RANK, Catalog, Diagnostic, Scope
 from .references import check_references
 from .resource_paging import EncodingVerdicts
 from .rules import ParsedSkill, check_document
+from .skill_file import SKILL_FILE, read_skill_text
+from .winners import collision, command_collision
 
 
 @dataclass(frozen=True, slots=True)

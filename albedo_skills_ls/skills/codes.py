@@ -34,11 +34,6 @@ class Code(NamedTuple):
     # GitHub code scanning's 0.0-10.0 score (a string, as SARIF's `security-severity` property), security only
     security_severity: str | None = None
 
-    @property
-    def doc_anchor(self) -> str:
-        """Where the code is documented: a link target relative to the repository root."""
-        return f"{DOCS_PATH}#{self.id}"
-
     def at(
         self,
         path: str,

@@ -2,8 +2,8 @@
 
 Follows docs/design.md#3-discovery. `discover` runs the steps in order: list the candidates of every root
 (candidates.py), examine each candidate's `SKILL.md` (read by skill_file.py, parsed by rules.py, reused
-through a `ParseCache`), pick the winner of each name and bound the findings (winners.py). The names those
-modules define that callers use are importable from here too, as they always were.
+through a `ParseCache`), pick the winner of each name and bound the findings (winners.py). Callers import
+those modules' names from them: this one offers only what it defines.
 """
 
 from __future__ import annotations
@@ -12,27 +12,13 @@ import os
 import stat
 from typing import Iterable
 
-from .candidates import USER_ROOTS, WORKSPACE_ROOTS, Candidate, bound_candidates, list_candidates, root_paths
+from .candidates import Candidate, bound_candidates, list_candidates, root_paths
 from .model import Catalog, Diagnostic, Scope
 from .paths import child, resolves_within
 from .references import check_references
 from .rules import ParsedSkill, check_document
-from .skill_file import (
-    SKILL_FILE,
-    Traps,
-    missing_skill_file_message,
-    read_skill_bytes,
-    read_skill_text,
-    stored_as_named,
-    traps,
-)
-from .winners import bound_diagnostics, bounded_catalog, collision, command_collision, limit_note_path, pick_winners
-
-__all__ = [
-    "DEFAULT_BUILTINS", "SKILL_FILE", "USER_ROOTS", "WORKSPACE_ROOTS", "ParseCache", "Traps", "bound_diagnostics",
-    "collision", "command_collision", "discover", "examine_candidate", "limit_note_path",
-    "missing_skill_file_message", "read_skill_bytes", "read_skill_text", "root_paths", "traps",
-]
+from .skill_file import SKILL_FILE, read_skill_bytes, stored_as_named
+from .winners import bounded_catalog, limit_note_path, pick_winners
 
 DEFAULT_BUILTINS = ("help", "model", "reload")
 

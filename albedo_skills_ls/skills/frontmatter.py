@@ -2,8 +2,8 @@
 
 The YAML inside the block becomes a tree of yamltree.py's `Scalar`, `Mapping` and `Sequence` nodes, every
 scalar the string it was written as and every key and value with its range: fastyaml.py reads the common
-shape, yaml_events.py (ruamel.yaml's event stream) everything else. The node types are importable from
-here, as editor features and rules have always imported them.
+shape, yaml_events.py (ruamel.yaml's event stream) everything else. Whoever needs the node types imports
+them from yamltree.py.
 
 Nothing here raises on bad input: every problem becomes a `Diagnostic`.
 """
@@ -18,7 +18,7 @@ from .fastyaml import parse_common
 from .limits import MAX_FRONTMATTER_BYTES
 from .model import Diagnostic, Position, Range
 from .yaml_events import parse_yaml_events
-from .yamltree import Entry, Mapping, Node, Scalar, Sequence  # noqa: F401  (re-exported: importers find them here)
+from .yamltree import Node
 
 BOM = "\ufeff"
 DELIMITER = "---"

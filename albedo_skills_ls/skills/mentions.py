@@ -29,9 +29,7 @@ from .frontmatter import decode, lines_of
 from .mention_scan import MentionKind, scan_text
 from .model import FILE_START, Catalog, Range
 from .paths import is_within
-from .skill_file import read_skill_bytes
-
-SKILL_FILE = "SKILL.md"
+from .skill_file import SKILL_FILE, read_skill_bytes
 AGENT_INSTRUCTION_FILES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
 AGENT_DEFINITION_FOLDERS = (".claude/agents", ".github/agents", ".opencode/agent", ".opencode/agents")
 HOME_AGENT_FILES = (".claude/CLAUDE.md", ".codex/AGENTS.md", ".gemini/GEMINI.md")

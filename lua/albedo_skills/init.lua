@@ -16,10 +16,18 @@ M.CATALOG_CHANGED = "albedoSkills/catalogChanged"
 M.SKILL_FILE = "SKILL.md"
 M.ROOT_MARKERS = { ".agents", ".albedo", ".git" }
 M.USER_ROOTS = { ".albedo/skills", ".agents/skills", ".prime/agent/skills" }
--- the server's defaults (albedo_skills_ls/lsp/settings.py; tests/clients/test_neovim.py compares them)
 M.DEFAULT_CHAT_LANGUAGE_IDS =
   { "albedo-chat", "markdown.chat", "codecompanion", "AvanteInput", "copilot-chat", "gp_chat" }
 M.DEFAULT_CHAT_FILE_PATTERNS = { "*.chat.md" }
+-- The settings this plugin reads itself, to choose buffers before any server runs, and their defaults:
+-- copies of the server's one declaration (albedo_skills_ls/lsp/settings.py), as are the constants above
+-- (tests/clients/test_client_defaults.py compares them in Neovim). Only what the person set is sent.
+M.SETTING_DEFAULTS = {
+  home = "",
+  userRoots = true,
+  ["chat.languageIds"] = M.DEFAULT_CHAT_LANGUAGE_IDS,
+  ["chat.filePatterns"] = M.DEFAULT_CHAT_FILE_PATTERNS,
+}
 M.DEFAULT_CMD = { "albedo-skills-ls" }
 
 M.defaults = {
@@ -58,8 +66,11 @@ local function section(settings)
   return (settings and settings.albedoSkills) or {}
 end
 
--- a setting by dotted name, written nested (`chat = { languageIds = ... }`) or flat (`["chat.languageIds"]`)
-local function setting(settings, name, default)
+-- a setting by dotted name, written nested (`chat = { languageIds = ... }`) or flat (`["chat.languageIds"]`);
+-- unset, its default in M.SETTING_DEFAULTS, which must list it
+local function setting(settings, name)
+  local default = M.SETTING_DEFAULTS[name]
+  assert(default ~= nil, "albedo_skills: no default for the setting " .. name)
   local values = section(settings)
   if values[name] ~= nil then
     return values[name]
@@ -78,7 +89,7 @@ local function setting(settings, name, default)
 end
 
 local function home(settings)
-  local configured = setting(settings, "home", nil)
+  local configured = setting(settings, "home")
   if type(configured) == "string" and configured ~= "" then
     return (vim.fn.fnamemodify(vim.fn.expand(configured), ":p"):gsub("/$", ""))
   end
@@ -106,14 +117,14 @@ function M.language_id(bufnr, filetype)
 end
 
 local function is_chat(bufnr, path, settings)
-  if vim.tbl_contains(setting(settings, "chat.languageIds", M.DEFAULT_CHAT_LANGUAGE_IDS), M.language_id(bufnr)) then
+  if vim.tbl_contains(setting(settings, "chat.languageIds"), M.language_id(bufnr)) then
     return true
   end
   if path == "" then
     return false
   end
   local name = basename(path)
-  for _, pattern in ipairs(setting(settings, "chat.filePatterns", M.DEFAULT_CHAT_FILE_PATTERNS)) do
+  for _, pattern in ipairs(setting(settings, "chat.filePatterns")) do
     if vim.fn.match(name, vim.fn.glob2regpat(pattern)) >= 0 then
       return true
     end
@@ -122,7 +133,7 @@ local function is_chat(bufnr, path, settings)
 end
 
 local function under_user_root(path, settings)
-  if setting(settings, "userRoots", true) == false then
+  if setting(settings, "userRoots") == false then
     return false
   end
   local base = home(settings)

@@ -92,13 +92,4 @@
       (driver-note 'last_reason (plist-get (car catalogs) :reason)))
     (driver-note 'catalogs (length catalogs))))
 
-(condition-case err
-    (run-session)
-  (error (driver-note 'error (format "%S" err))))
-(driver-note 'stopped  ; a clean exit: shutdown/exit answered before Emacs ends
-        (condition-case err
-            (progn (maphash (lambda (_project servers) (mapc #'eglot-shutdown servers)) eglot--servers-by-project) t)
-          (error (format "%S" err))))
-(let ((json-encoding-pretty-print nil))
-  (with-temp-file (param 'out) (insert (json-encode driver-result))))
-(kill-emacs 0)
+(driver-finish #'run-session)

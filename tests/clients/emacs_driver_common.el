@@ -28,3 +28,17 @@
 (defun keys (&rest parts)
   "Type PARTS: `kbd' notation for a string in a list, literal text for a plain string."
   (execute-kbd-macro (apply #'vconcat (mapcar (lambda (part) (if (consp part) (kbd (car part)) part)) parts))))
+
+(defun driver-finish (session)
+  "Run SESSION, shut every eglot server down, write the result as JSON and end Emacs.
+An error in SESSION is noted as `error'; `stopped' says whether shutdown/exit were answered before Emacs ends."
+  (condition-case err
+      (funcall session)
+    (error (driver-note 'error (format "%S" err))))
+  (driver-note 'stopped
+               (condition-case err
+                   (progn (maphash (lambda (_project servers) (mapc #'eglot-shutdown servers)) eglot--servers-by-project) t)
+                 (error (format "%S" err))))
+  (let ((json-encoding-pretty-print nil))
+    (with-temp-file (param 'out) (insert (json-encode driver-result))))
+  (kill-emacs 0))

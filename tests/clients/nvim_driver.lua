@@ -369,10 +369,7 @@ end
 
 local function setup_scenario()
   local albedo = require("albedo_skills")
-  result.lua_defaults = {
-    languageIds = albedo.DEFAULT_CHAT_LANGUAGE_IDS,
-    filePatterns = albedo.DEFAULT_CHAT_FILE_PATTERNS,
-  }
+  result.lua_defaults = albedo.SETTING_DEFAULTS
   -- before setup(), with nothing on PATH: the report says what to do
   result.health_before = check_health()
   result.catalog = {}

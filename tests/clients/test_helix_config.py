@@ -6,7 +6,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from albedo_skills_ls.lsp.settings import DEFAULT_CHAT_FILE_PATTERNS, DEFAULT_CHAT_LANGUAGE_IDS
+from albedo_skills_ls.lsp.settings import DEFAULT_CHAT_LANGUAGE_IDS
+from albedo_skills_ls.skills.mentions import DEFAULT_CHAT_PATTERNS
 
 CONFIG = Path(__file__).resolve().parents[2] / "editors" / "helix" / "languages.toml"
 ROOT_MARKERS = [".agents", ".albedo", ".git"]  # as in the Neovim plugin and the Emacs package
@@ -21,6 +22,6 @@ def test_the_helix_snippet_agrees_with_the_server():
     assert "albedo-skills" in languages["markdown"]["language-servers"]
     chat = languages["albedo-chat"]
     assert chat["name"] in DEFAULT_CHAT_LANGUAGE_IDS  # Helix sends the language name as the language id
-    assert [entry["glob"] for entry in chat["file-types"]] == list(DEFAULT_CHAT_FILE_PATTERNS)
+    assert [entry["glob"] for entry in chat["file-types"]] == list(DEFAULT_CHAT_PATTERNS)
     assert chat["language-servers"] == ["albedo-skills"]
     assert languages["markdown"]["roots"] == chat["roots"] == ROOT_MARKERS

@@ -15,7 +15,10 @@ import sys
 import pytest
 from lsprotocol import types
 
-from albedo_skills_ls.skills import authoring, markdown, reference_scan, rules, slash
+from albedo_skills_ls.skills import markdown, reference_scan, rules, slash
+from albedo_skills_ls.skills.authoring.completion import complete_frontmatter
+from albedo_skills_ls.skills.authoring.hover import hover_field
+from albedo_skills_ls.skills.authoring.outline import outline
 from albedo_skills_ls.skills.frontmatter import split_and_parse
 from albedo_skills_ls.skills.inline_scan import code_spans, inline_links
 from lsp.harness import uri, valid, write_skill
@@ -125,8 +128,8 @@ def test_slash_command_expressions_are_linear(line):
 
 def frontmatter_line(line: str) -> None:
     text = f"---\n{line}\n---\nbody\n"
-    authoring.complete_frontmatter(text, 1, len(line), "demo")
-    authoring.hover_field(text, 1, 0)
+    complete_frontmatter(text, 1, len(line), "demo")
+    hover_field(text, 1, 0)
     split_and_parse(text, "/x/SKILL.md")
 
 
@@ -140,7 +143,7 @@ def test_frontmatter_expressions_are_linear(line):
 
 
 def headings(line: str) -> None:
-    authoring.outline(f"---\n{valid('demo')}\n---\n{line}\n", "/x/demo/SKILL.md")
+    outline(f"---\n{valid('demo')}\n---\n{line}\n", "/x/demo/SKILL.md")
 
 
 @pytest.mark.parametrize("line", ["# a" + _repeat(" ") + "x", "#" + _repeat(" #"), "## " + _repeat("a \t")])

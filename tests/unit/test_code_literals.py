@@ -1,11 +1,13 @@
 """No diagnostic code is spelled as a string outside the registry (docs/design.md#13-the-code): a rule passes
 the registry's entry (`codes.SYMLINK_ESCAPE`), so a search for a code finds every place that emits it, and a
-misspelt code cannot exist."""
+misspelt code cannot exist. The check reads the package, the scripts and the benchmarks (the tests spell codes
+on purpose: they say what the person must see)."""
 
 from __future__ import annotations
 
 import ast
 import os
+import re
 from pathlib import Path
 
 import albedo_skills_ls
@@ -13,31 +15,44 @@ from albedo_skills_ls.skills import codes
 from albedo_skills_ls.skills.resource_listing import list_resources
 
 PACKAGE = Path(albedo_skills_ls.__file__).parent
+REPO = PACKAGE.parent
+READ = (PACKAGE, REPO / "scripts", REPO / "benchmarks")
+REGISTRY = PACKAGE / "skills" / "codes.py"
+# Three codes are plain words that also name other things (`"encoding"` is a key of `skills.read`'s
+# answer): those count only where code is chosen, a call's argument or a comparison's operand. A code with
+# a hyphen is a code wherever it is written.
+PLAIN_WORDS = frozenset(code for code in codes.CODES if "-" not in code)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the string constants that are statements on their own: docstrings, which may name a code."""
+    return {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
 
 
 def spelled_codes(source: str) -> list[tuple[int, str]]:
-    """Code ids written as literals where code is chosen: a call's argument, or a comparison's operand."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
+    """Code ids written as string literals outside docstrings and comments, with their line numbers."""
+    tree = ast.parse(source)
+    prose = _docstrings(tree)
+    chosen: set[int] = set()  # constants where code is chosen
+    for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            operands = [*node.args, *(keyword.value for keyword in node.keywords)]
+            chosen.update(id(operand) for operand in [*node.args, *(keyword.value for keyword in node.keywords)])
         elif isinstance(node, ast.Compare):
-            operands = [node.left, *node.comparators]
-        else:
-            continue
-        found += [
-            (operand.lineno, operand.value)
-            for operand in operands
-            if isinstance(operand, ast.Constant) and operand.value in codes.CODES
-        ]
-    return found
+            chosen.update(id(operand) for operand in [node.left, *node.comparators])
+    return sorted(
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and node.value in codes.CODES and id(node) not in prose
+        and (node.value not in PLAIN_WORDS or id(node) in chosen)
+    )
 
 
 def test_no_code_is_spelled_outside_the_registry():
     spelled = [
-        f"{path.relative_to(PACKAGE)}:{line}: {code!r}"
-        for path in sorted(PACKAGE.rglob("*.py"))
-        if path != PACKAGE / "skills" / "codes.py"
+        f"{path.relative_to(REPO)}:{line}: {code!r}"
+        for root in READ
+        for path in sorted(root.rglob("*.py"))
+        if path != REGISTRY
         for line, code in spelled_codes(path.read_text(encoding="utf-8"))
     ]
     assert spelled == [], "use the registry's entry (codes.NAME) instead:\n" + "\n".join(spelled)
@@ -48,7 +63,14 @@ def test_the_check_sees_a_spelled_code():
         (1, "symlink-escape"),
         (2, "collision"),
     ]
-    assert spelled_codes('__all__ = ["collision"]\nresult = {"encoding": "utf-8"}\n') == []
+    assert spelled_codes('what = {"resource-loop": "a loop"}.get(note["code"])\n') == [(1, "resource-loop")]
+    assert spelled_codes('LIMITS = ("diagnostic-limit",)\nx = [ "name-mismatch" ]\n') == [
+        (1, "diagnostic-limit"),
+        (2, "name-mismatch"),
+    ]
+    # a docstring may name a code; a plain word that is data (a key read, a value) is not a code
+    assert spelled_codes('"""Emits `symlink-escape`."""\nresult = {"encoding": "utf-8", "unreadable": 1}\n') == []
+    assert spelled_codes('__all__ = ["collision"]\nmode = "encoding"\n') == []
 
 
 def test_a_folder_that_turns_into_an_escaping_link_mid_listing_is_reported(tmp_path, monkeypatch):
@@ -72,3 +94,44 @@ def test_a_folder_that_turns_into_an_escaping_link_mid_listing_is_reported(tmp_p
     (escape,) = result["diagnostics"]
     assert escape["code"] == codes.SYMLINK_ESCAPE.id and escape["severity"] == "warning"
     assert escape["path"] == swapped and "now resolves outside the skill folder (to /elsewhere)" in escape["message"]
+
+
+# The extension cannot import the registry: where its TypeScript names a code (compares a diagnostic's code,
+# or keys a table by code), the code must be one the registry holds, so a renamed code fails here.
+EXTENSION_SOURCES = REPO / "vscode-extension" / "src"
+TS_CODE_COMPARED = re.compile(r"\bcode\s*[!=]==?\s*'([^'\n]+)'")
+TS_CODE_TABLE = re.compile(r"^export const NATIVE_TWINS\b[^\n]*\{\n(.*?)^\};", re.MULTILINE | re.DOTALL)
+TS_TABLE_KEY = re.compile(r"^\s*'([^'\n]+)':", re.MULTILINE)
+TS_TYPEOF = re.compile(r"\btypeof\s+[\w.?]+")  # `typeof diagnostic.code === 'object'` asks a type, not a code
+
+
+def extension_codes(source: str) -> list[str]:
+    """The codes a TypeScript file names: compared with a diagnostic's code, or keys of the code tables."""
+    named = TS_CODE_COMPARED.findall(TS_TYPEOF.sub("", source))
+    for table in TS_CODE_TABLE.findall(source):
+        named += TS_TABLE_KEY.findall(table)
+    return named
+
+
+def test_the_extension_names_only_registered_codes():
+    named = {
+        f"{path.relative_to(EXTENSION_SOURCES)}: {code}"
+        for path in sorted(EXTENSION_SOURCES.rglob("*.ts"))
+        if "test" not in path.relative_to(EXTENSION_SOURCES).parts
+        for code in extension_codes(path.read_text(encoding="utf-8"))
+    }
+    assert len(named) >= 5, f"the reader found too few codes in the extension: {sorted(named)}"
+    unknown = sorted(entry for entry in named if entry.split(": ", 1)[1] not in codes.CODES)
+    assert unknown == [], "not a code of skills/codes.py:\n" + "\n".join(unknown)
+
+
+def test_the_extension_reader_sees_comparisons_and_tables():
+    source = (
+        "if (diagnostic.code === 'collision') {}\n"
+        "if (d.code !== 'name-mismatch') {}\n"
+        "const kind = typeof diagnostic.code === 'object' ? 1 : 2;\n"
+        "export const NATIVE_TWINS: Readonly<Record<string, RegExp>> = {\n"
+        "  'name-missing': /x/,\n  'no-such-code': /y/,\n};\n"
+        "const other = { 'not-a-code': 1 };\n"
+    )
+    assert extension_codes(source) == ["collision", "name-mismatch", "name-missing", "no-such-code"]

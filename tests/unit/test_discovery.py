@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import authoring, discovery
+from albedo_skills_ls.skills import discovery
+from albedo_skills_ls.skills.authoring.fixes import folder_fixes
 from albedo_skills_ls.skills.limits import (
     MAX_CANDIDATES,
     MAX_DIAGNOSTICS,
@@ -21,6 +22,7 @@ from albedo_skills_ls.skills.limits import (
     MAX_SKILL_FILE_BYTES,
 )
 from albedo_skills_ls.skills.model import ERROR, FILE_START, INFORMATION, WARNING, Related
+from albedo_skills_ls.skills.skill_file import read_skill_bytes
 from conftest import Layout, codes, is_root, only, rng, skill_text, write_skill
 
 NAME_RANGE = rng(1, 6, 1, 10)  # `name: demo` on line 1 as write_skill renders it
@@ -142,7 +144,7 @@ def test_skill_file_missing_beside_a_wrongly_cased_file_says_to_rename_it(layout
     diag = only(layout.discover().diagnostics, "skill-file-missing")
     assert diag.path == str(folder)
     assert f"`{written}`" in diag.message and "rename it to `SKILL.md`" in diag.message
-    (fix,) = authoring.folder_fixes(diag)
+    (fix,) = folder_fixes(diag)
     assert fix.safe and fix.edits == ()
     (rename,) = fix.renames
     assert (rename.old, rename.new) == (str(folder / written), str(folder / "SKILL.md"))
@@ -155,7 +157,7 @@ def test_only_a_wrongly_cased_skill_file_gets_the_rename_fix(layout: Layout):
     write_skill(layout.root(1) / "plugin", "nested")
     (layout.root(1) / "plugin" / "skill.md").mkdir()  # a folder so named is no file to rename
     diag = only(layout.discover().diagnostics, "skill-file-missing")
-    assert authoring.folder_fixes(diag) == []
+    assert folder_fixes(diag) == []
 
 
 @pytest.mark.parametrize("depth", [1, 2])
@@ -459,7 +461,7 @@ def test_a_file_larger_than_its_stat_says_is_read_whole():
     # files, which all say 0 bytes) is read on to its end, in further chunks.
     path = "/proc/self/cmdline"
     assert os.stat(path).st_size == 0
-    data, _info, problem = discovery.read_skill_bytes(path, "/proc/self")
+    data, _info, problem = read_skill_bytes(path, "/proc/self")
     assert problem is None
     with open(path, "rb") as handle:
         assert data == handle.read() and len(data) > 1

@@ -6,7 +6,9 @@ import os
 
 import pytest
 
-from albedo_skills_ls.skills import authoring, references, slash
+from albedo_skills_ls.skills import references, slash
+from albedo_skills_ls.skills.authoring.fields import field_documentation
+from albedo_skills_ls.skills.authoring.fixes import quick_fixes
 from albedo_skills_ls.skills.discovery import ParseCache, discover
 from albedo_skills_ls.skills.model import Range
 from albedo_skills_ls.skills.rules import check_document
@@ -16,7 +18,7 @@ FRONT = "---\nname: demo\ndescription: Does things.\n---\n"
 
 
 def targets(body: str) -> list[tuple[str, str]]:
-    return [(ref.kind, ref.target) for ref in references.find_references(FRONT + body)]
+    return [(ref.kind, ref.target) for ref in find_references(FRONT + body)]
 
 
 @pytest.mark.parametrize(
@@ -43,10 +45,10 @@ def test_what_counts_as_a_reference(body, expected):
 
 def test_the_frontmatter_is_not_scanned_and_ranges_are_code_points():
     text = "---\nname: demo\ndescription: see [a](references/a.md)\n---\n😀 [b](references/b.md)\n"
-    (ref,) = references.find_references(text)
+    (ref,) = find_references(text)
     assert ref.range == Range.of(4, 6, 4, 21)  # the emoji is one code point
-    assert references.find_references("---\nname: x\n[a](b/c.md)\n") == []  # unterminated: no body
-    assert [r.target for r in references.find_references("no frontmatter [a](b/c.md)")] == ["b/c.md"]
+    assert find_references("---\nname: x\n[a](b/c.md)\n") == []  # unterminated: no body
+    assert [r.target for r in find_references("no frontmatter [a](b/c.md)")] == ["b/c.md"]
 
 
 def test_check_document_keeps_references_for_later_checks():
@@ -179,7 +181,7 @@ def test_check_chat_reports_only_unknown_commands_at_message_starts(tmp_path):
 def test_the_quick_fix_template_validates_for_any_folder_name():
     for folder in ("pdf-tools", "My Skill", "日本", "--"):
         path = f"/skills/{folder}/SKILL.md"
-        (fix,) = authoring.quick_fixes(path, "Body only\n")
+        (fix,) = quick_fixes(path, "Body only\n")
         assert fix.diagnostic.code == "frontmatter-missing"
         fixed = fix.edits[0].new_text + "Body only\n"
         parsed = check_document(fixed, path, folder)
@@ -191,6 +193,6 @@ def test_the_quick_fix_template_validates_for_any_folder_name():
 def test_field_documentation_names_the_bounds():
     from albedo_skills_ls.skills import limits
 
-    assert str(limits.MAX_NAME_CHARS) in authoring.field_documentation("name")
-    assert "Albedo ignores this field" in authoring.field_documentation("model")
-    assert authoring.field_documentation("zzz-nothing-close") is None
+    assert str(limits.MAX_NAME_CHARS) in field_documentation("name")
+    assert "Albedo ignores this field" in field_documentation("model")
+    assert field_documentation("zzz-nothing-close") is None

@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills.frontmatter import Mapping, Scalar, Sequence, closing_line, lines_of, read_text
+from albedo_skills_ls.skills.frontmatter import closing_line, lines_of, read_text
 from albedo_skills_ls.skills.limits import MAX_FRONTMATTER_BYTES
 from albedo_skills_ls.skills.model import ERROR
 from albedo_skills_ls.skills.rules import check_document
+from albedo_skills_ls.skills.yamltree import Mapping, Scalar, Sequence
 from conftest import codes, only, rng
 
 PATH = "/skills/demo/SKILL.md"
@@ -159,7 +160,7 @@ def test_frontmatter_missing_after_text_or_blank_lines_says_so(text, says):
 
 @pytest.mark.parametrize("before", ["# Sample\n\n", "\n", "<!-- x -->\n\n\n"])
 def test_the_fix_for_a_late_frontmatter_removes_what_is_above_it(before):
-    from albedo_skills_ls.skills.authoring import quick_fixes
+    from albedo_skills_ls.skills.authoring.fixes import quick_fixes
 
     skill = "---\nname: demo\ndescription: d\n---\n# Body\n"
     (fix,) = quick_fixes(PATH, before + skill)

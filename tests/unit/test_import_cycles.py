@@ -1,10 +1,11 @@
-"""No import cycle outside the package either (docs/design.md#13-the-code): the scripts' packages and the VS
-Code extension's TypeScript. (The package itself: tests/unit/test_import_layers.py, whose graph reader and
+"""No import cycle outside the package either (docs/design.md#13-the-code): the scripts, the benchmarks, the
+tests' helpers and the VS Code extension's TypeScript. (The package itself: tests/unit/test_import_layers.py, whose graph reader and
 cycle finder this file reuses.) A type-only TypeScript import counts: it is erased at run time, but a reader
 still meets two modules that each need the other."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from pathlib import Path
@@ -32,6 +33,35 @@ def python_graph(package: Path) -> dict[str, set[str]]:
     return {module: imports_of(module, path, names) for module, path in modules.items()}
 
 
+def folder_graph(root: Path) -> dict[str, set[str]]:
+    """The import graph of the Python files under `root` that run with their own folder, or `root`, on
+    `sys.path` (the benchmarks, the scripts, the tests' helpers): a module is named by its path from `root`
+    (`lsp/harness.py` is `lsp.harness`), and an import names a module of its own folder first."""
+    files = {".".join(path.relative_to(root).with_suffix("").parts): path for path in sorted(root.rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        folder = name.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                named = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                named = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            elif isinstance(node, ast.ImportFrom):  # relative: from the file's folder, `level - 1` up
+                base = folder.split(".")[: len(folder.split(".")) - (node.level - 1)] if folder else []
+                prefix = ".".join([*base, node.module] if node.module else base)
+                named = [prefix, *(f"{prefix}.{alias.name}".lstrip(".") for alias in node.names)]
+            else:
+                continue
+            for target in named:
+                for candidate in (f"{folder}.{target}" if folder else target, target):
+                    if candidate in files and candidate != name:
+                        targets.add(candidate)
+                        break
+        graph[name] = targets
+    return graph
+
+
 def ts_graph(sources: Path) -> dict[str, set[str]]:
     files = {path.relative_to(sources).as_posix(): path for path in sorted(sources.rglob("*.ts"))}
     graph: dict[str, set[str]] = {}
@@ -55,6 +85,17 @@ def test_the_script_packages_have_no_import_cycle():
         assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
+FOLDERS = [REPO / "benchmarks", REPO / "scripts", REPO / "tests"]
+
+
+def test_the_benchmarks_scripts_and_tests_have_no_import_cycle():
+    for root in FOLDERS:
+        graph = folder_graph(root)
+        assert sum(map(len, graph.values())) > 0 or root.name == "scripts", f"{root}: the reader found no import"
+        cycle = find_cycle(graph)
+        assert cycle is None, f"import cycle under {root.name}/: " + " -> ".join(cycle or [])
+
+
 def test_the_extension_has_no_import_cycle():
     graph = ts_graph(EXTENSION_SOURCES)
     assert graph["extension.ts"], "the TypeScript import reader found nothing in extension.ts"
@@ -69,6 +110,14 @@ def test_the_readers_see_lazy_python_and_type_only_typescript_imports(tmp_path):
     (package / "__main__.py").write_text("from tool import helpers\n")
     (package / "helpers.py").write_text("def f():\n    from .__main__ import g\n")
     assert find_cycle(python_graph(package)) == ["tool.__main__", "tool.helpers", "tool.__main__"]
+
+    tests = tmp_path / "tests"
+    (tests / "lsp").mkdir(parents=True)
+    (tests / "lsp" / "__init__.py").write_text("")
+    (tests / "lsp" / "harness.py").write_text("from .guard import bound\n")
+    (tests / "lsp" / "guard.py").write_text("def bound():\n    import helpers\n")
+    (tests / "helpers.py").write_text("from lsp.harness import start\n")
+    assert find_cycle(folder_graph(tests)) == ["helpers", "lsp.harness", "lsp.guard", "helpers"]
 
     sources = tmp_path / "src"
     (sources / "chat").mkdir(parents=True)

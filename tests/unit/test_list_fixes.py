@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from albedo_skills_ls.skills import authoring
-from albedo_skills_ls.skills.frontmatter import Scalar, read_text
-from albedo_skills_ls.skills.rules import check_document
+from albedo_skills_ls.skills.authoring.fixes import quick_fixes
+from albedo_skills_ls.skills.frontmatter import read_text
 from albedo_skills_ls.skills.model import Position
+from albedo_skills_ls.skills.rules import check_document
+from albedo_skills_ls.skills.yamltree import Scalar
 
 PATH = "/skills/demo/SKILL.md"
 HEAD = "---\nname: demo\ndescription: A demo skill.\n"
@@ -46,7 +47,7 @@ def allowed_tools(text: str) -> str:
 )
 def test_the_join_fix_leaves_one_string_with_the_same_tools(block, joined):
     text = HEAD + block + "license: MIT\n" + BODY
-    (fix,) = [f for f in authoring.quick_fixes(PATH, text) if f.diagnostic.code == "allowed-tools-list"]
+    (fix,) = [f for f in quick_fixes(PATH, text) if f.diagnostic.code == "allowed-tools-list"]
     assert fix.preferred
     fixed = apply(text, fix)
     assert check_document(fixed, PATH, "demo").diagnostics == ()
@@ -56,19 +57,19 @@ def test_the_join_fix_leaves_one_string_with_the_same_tools(block, joined):
 
 def test_a_list_holding_a_map_gets_no_join_fix():
     text = HEAD + "allowed-tools:\n  - Bash\n  - {a: b}\n" + BODY
-    assert [f for f in authoring.quick_fixes(PATH, text) if "allowed-tools" in f.title] == []
+    assert [f for f in quick_fixes(PATH, text) if "allowed-tools" in f.title] == []
 
 
 def test_the_join_fix_works_when_the_list_is_the_last_field():
     text = HEAD + "allowed-tools:\n  - Bash\n  - Read\n" + BODY
-    (fix,) = [f for f in authoring.quick_fixes(PATH, text) if f.diagnostic.code == "allowed-tools-list"]
+    (fix,) = [f for f in quick_fixes(PATH, text) if f.diagnostic.code == "allowed-tools-list"]
     assert apply(text, fix) == HEAD + "allowed-tools: Bash Read\n" + BODY
 
 
 def test_which_fixes_are_safe_for_the_command_line():
     # safe: cannot change what the skill means (docs/design.md#7-what-real-skills-taught; `check --fix`)
     text = HEAD + "allowed-tools: [Bash]\nlicence: MIT\n" + BODY
-    safe = {f.diagnostic.code: f.safe for f in authoring.quick_fixes(PATH, text)}
+    safe = {f.diagnostic.code: f.safe for f in quick_fixes(PATH, text)}
     assert safe == {"allowed-tools-list": True, "field-unknown": True}
     renamed = HEAD.replace("name: demo", "name: other") + BODY
-    assert [f.safe for f in authoring.quick_fixes(PATH, renamed)] == [False]  # an identity change
+    assert [f.safe for f in quick_fixes(PATH, renamed)] == [False]  # an identity change

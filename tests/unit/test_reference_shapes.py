@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import authoring, references
+from albedo_skills_ls.skills import references
+from albedo_skills_ls.skills.authoring.fixes import quick_fixes
 from albedo_skills_ls.skills.model import INFORMATION, WARNING
 from albedo_skills_ls.skills.reference_scan import find_references
 
@@ -19,7 +20,7 @@ FRONT = "---\nname: demo\ndescription: Does things.\n---\n"
 
 
 def targets(body: str) -> list[tuple[str, str]]:
-    return [(ref.kind, ref.target) for ref in references.find_references(FRONT + body)]
+    return [(ref.kind, ref.target) for ref in find_references(FRONT + body)]
 
 
 def skill(tmp_path: Path, *files: str) -> Path:
@@ -163,7 +164,7 @@ def test_a_line_of_unclosed_brackets_and_backticks_is_no_reference():
 
 
 def fixes_for(folder: Path, body: str):
-    return [fix for fix in authoring.quick_fixes(str(folder / "SKILL.md"), FRONT + body) if fix.diagnostic.code == "reference-missing"]
+    return [fix for fix in quick_fixes(str(folder / "SKILL.md"), FRONT + body) if fix.diagnostic.code == "reference-missing"]
 
 
 def apply(text: str, fix) -> str:

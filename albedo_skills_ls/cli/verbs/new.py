@@ -48,10 +48,10 @@ def configure_new(parser: argparse.ArgumentParser) -> None:
 
 
 def run_new(args: argparse.Namespace) -> int:
-    from ...skills.authoring import template
-    from ...skills.discovery import SKILL_FILE
+    from ...skills.authoring.fields import template
     from ...skills.errors import Refused
     from ...skills.rules import name_problem, suggest_name
+    from ...skills.skill_file import SKILL_FILE
 
     name = args.name
     problem = name_problem(name)

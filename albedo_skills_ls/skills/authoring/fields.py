@@ -8,8 +8,9 @@ from __future__ import annotations
 import os
 
 from .. import limits
-from ..frontmatter import DELIMITER, Mapping, closing_line, opens_frontmatter, read_text
+from ..frontmatter import DELIMITER, closing_line, opens_frontmatter, read_text
 from ..model import FILE_START, Range
+from ..yamltree import Mapping
 from ..rules import (
     HOST_SPECIFIC_FIELDS,
     KNOWN_FIELDS,

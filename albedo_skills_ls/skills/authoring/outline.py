@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..discovery import SKILL_FILE
-from ..frontmatter import Mapping, Scalar, Sequence, lines_of, opens_frontmatter, read_text
+from ..frontmatter import lines_of, opens_frontmatter, read_text
 from ..markdown import prose_lines
 from ..model import Position, Range
+from ..skill_file import SKILL_FILE
+from ..yamltree import Mapping, Scalar, Sequence
 
 
 @dataclass(frozen=True, slots=True)

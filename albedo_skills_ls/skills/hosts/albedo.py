@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 
 from ... import __version__
-from ..discovery import USER_ROOTS, WORKSPACE_ROOTS, discover
+from ..candidates import USER_ROOTS, WORKSPACE_ROOTS
+from ..discovery import discover
 from ..model import ERROR, WARNING
 from ..paths import child
 from .model import LOADS, NOT_SEEN, SKIPPED, WARNS, Duplicates, Evidence, HostModel, Rule, Verdict, Walk

@@ -14,13 +14,12 @@ import re
 from typing import Any, NamedTuple
 
 from .. import limits
-from ..discovery import read_skill_bytes
+from ..skill_file import read_skill_bytes
 from .walker import Found
 
 BOM = "\ufeff"
 DELIMITER = "---"
 _LINE_FIELD = re.compile(r"^(name|description):[ \t]*(.*)$")
-_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$")
 
 
 class YamlProblem(NamedTuple):
@@ -64,13 +63,6 @@ class SkillFacts(NamedTuple):
         if value is not None:
             return value
         return self.line_fields.get(key)
-
-    def first_heading(self) -> str | None:
-        for line in self.body.splitlines():
-            match = _HEADING.match(line.strip())
-            if match:
-                return match.group(1).strip()
-        return None
 
     def first_text_line(self) -> str | None:
         """The body's first line that is neither blank nor a heading."""

@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
+from ..skill_file import SKILL_FILE
 from .budget import BudgetUse, spend_lines
 from .common import unreadable
 from .facts import SkillFacts, read_facts
 from .model import NOT_DETERMINISTIC, NOT_SEEN, SKIPPED, UNKNOWN, WARNS, HostModel, Verdict
-from .walker import SKILL_FILE, Found
+from .walker import Found
 
 
 class HostReport(NamedTuple):

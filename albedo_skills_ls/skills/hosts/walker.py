@@ -15,8 +15,7 @@ from typing import Iterable, NamedTuple
 
 from .. import limits
 from ..paths import child
-
-SKILL_FILE = "SKILL.md"
+from ..skill_file import SKILL_FILE
 
 
 class Cut(NamedTuple):

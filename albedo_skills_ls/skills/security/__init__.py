@@ -27,11 +27,12 @@ from pathlib import Path
 from .. import codes
 from ..limits import MAX_SECURITY_FINDINGS_PER_FILE
 from ..model import INFORMATION, Diagnostic, Related
+from ..skill_file import SKILL_FILE
 from . import fetch_run, hidden, override, payloads, secrets, tools
-from .files import SKILL_FILE, Reading, bounded_text
+from .files import Reading, bounded_text
 from .text import BUNDLED, SKILL, FileKind, Text
 
-__all__ = ["BUNDLED", "SKILL", "FileKind", "Text", "findings", "kind_of", "scan_skill", "scan_text"]
+__all__ = ["findings", "kind_of", "scan_skill", "scan_text"]
 
 
 def kind_of(path: str) -> FileKind:

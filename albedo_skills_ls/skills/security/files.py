@@ -25,8 +25,7 @@ from ..limits import MAX_SECURITY_FILE_BYTES, MAX_SECURITY_TOTAL_BYTES
 from ..model import FILE_START, INFORMATION, Diagnostic, Range
 from ..paths import child
 from ..resource_listing import list_resources
-
-SKILL_FILE = "SKILL.md"
+from ..skill_file import SKILL_FILE
 
 _EXECUTABLE_HEADERS = (
     (b"\x7fELF", "an ELF executable (Linux)"),
@@ -156,11 +155,11 @@ class Reading:
         rel = os.path.relpath(path, real) if path.startswith(real) else path
         shown = child(self.display, rel) if rel != "." else child(self.display, SKILL_FILE)
         what = {
-            "resource-limit": "the walk of the skill's files stopped",
-            "symlink-escape": "a link leading outside the skill folder was not followed",
-            "resource-loop": "a folder reached twice through links was not walked again",
-            "unreadable": "an entry could not be read",
-            "resource-name": "a file whose name is not UTF-8 was not read",
+            codes.RESOURCE_LIMIT.id: "the walk of the skill's files stopped",
+            codes.SYMLINK_ESCAPE.id: "a link leading outside the skill folder was not followed",
+            codes.RESOURCE_LOOP.id: "a folder reached twice through links was not walked again",
+            codes.UNREADABLE.id: "an entry could not be read",
+            codes.RESOURCE_NAME.id: "a file whose name is not UTF-8 was not read",
         }.get(str(note["code"]))
         if what is None:  # FIFOs and devices hold nothing to read
             return

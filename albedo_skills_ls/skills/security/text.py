@@ -151,11 +151,6 @@ def shown(text: str, limit: int = 80) -> str:
     return "".join(out) + ("…" if len(text) > limit else "")
 
 
-def positions(pattern: re.Pattern[str], text: str) -> list[int]:
-    """Start offsets of every match, in order (one linear pass)."""
-    return [match.start() for match in pattern.finditer(text)]
-
-
 def last_before(sorted_offsets: list[int], offset: int) -> int | None:
     """The greatest offset in the list that is below `offset`, or None."""
     index = bisect_right(sorted_offsets, offset - 1) - 1
