@@ -1,7 +1,7 @@
 """`scripts/test.sh`, the README's test command, and `.ci/run`: which programs each mode runs, with which
 arguments.
 
-The script and `.ci/run` are copied into a scratch tree whose `.venv/bin/python`, `npm`, `dpkg`, `apt-get`,
+The script, `.ci/run` and `e2e/build-code-server.sh` are copied into a scratch tree whose `.venv/bin/python`, `npm`, `dpkg`, `apt-get`,
 `sudo` and `e2e/run.sh` are stand-ins that record each call, so the test sees the order of the steps and the
 arguments pytest receives without installing or running anything. The light mode must reach none of the
 installers; the full mode (what CI runs) must still reach every step and hand its arguments to pytest.
@@ -43,7 +43,8 @@ done
 # `id -u` answers $UID_SEEN; the script asks nothing else of `id`.
 ID = '#!/bin/sh\necho "$UID_SEEN"\n'
 REFUSING_SUDO = '#!/bin/sh\necho "albedouser is not in the sudoers file." >&2\nexit 1\n'
-# The real programs .ci/run and scripts/test.sh use, besides the stand-ins.
+BUILD_CODE_SERVER = "vscode-extension/e2e/build-code-server.sh"
+# The real programs .ci/run, scripts/test.sh and build-code-server.sh use, besides the stand-ins.
 SCRIPT_TOOLS = ("bash", "dirname", "basename")
 
 
@@ -59,7 +60,7 @@ def recorder(path: Path, name: str) -> None:
 
 def scratch_clone(tmp_path: Path) -> Path:
     tree = tmp_path / "clone"
-    for relative in ("scripts/test.sh", "scripts/debian_packages.sh", ".ci/run"):
+    for relative in ("scripts/test.sh", "scripts/debian_packages.sh", ".ci/run", BUILD_CODE_SERVER):
         (tree / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / relative, tree / relative)
     recorder(tree / ".venv/bin/python", "python")
@@ -74,7 +75,7 @@ def run_in_scratch(tmp_path: Path, *argv: str, missing: str = "", uid: int = 0, 
     order, and stderr."""
     tree = scratch_clone(tmp_path)
     tools = tmp_path / "tools"
-    for name in ("npm", "apt-get", "env"):
+    for name in ("npm", "node", "apt-get", "env"):
         recorder(tools / name, name)
     stand_in(tools / "dpkg", DPKG)
     stand_in(tools / "id", ID)
@@ -87,7 +88,7 @@ def run_in_scratch(tmp_path: Path, *argv: str, missing: str = "", uid: int = 0, 
     calls = tmp_path / "calls"
     calls.touch()
     env = {"PATH": str(tools), "CALLS": str(calls), "HOME": str(tmp_path), "MISSING": missing,
-           "UID_SEEN": str(uid)}
+           "UID_SEEN": str(uid), "CODE_SERVER_VERSION": "4.96.4"}
     argv = (shutil.which(argv[0]), *argv[1:])
     done = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert (done.returncode == 0) == succeeds, done.stderr
@@ -157,3 +158,12 @@ def test_an_ordinary_user_whom_sudo_refuses_is_told_what_to_install_and_no_suite
     assert "albedouser is not in the sudoers file." in stderr
     assert "They could not be installed: sudo or apt-get failed (see above)." in stderr
     assert_stopped_naming_the_packages(calls, stderr)
+
+
+def test_the_code_server_build_stops_naming_chromium_for_an_ordinary_user_without_sudo(tmp_path):
+    calls, stderr = run_in_scratch(tmp_path, "bash", BUILD_CODE_SERVER, missing="chromium", uid=1000, sudo=None,
+                                   succeeds=False)
+    assert "build-code-server.sh: missing Debian packages for building code-server and driving it: chromium\n" \
+        in stderr
+    assert "    apt-get install --no-install-recommends chromium\n" in stderr
+    assert not [call for call in calls if call.startswith(("npm", "apt-get"))]  # nothing was built
