@@ -43,6 +43,11 @@ node24_bin() {
 }
 
 if [ "$generation" = node24 ]; then
+  # The wheel's npm reads its global npmrc inside the wheel; the machine's (registry, proxy, cafile) is the one
+  # the system's npm reads. Without it, behind a TLS-inspecting proxy whose CA only that file names, the
+  # download stalls in retries of SELF_SIGNED_CERT_IN_CHAIN (root got by with its own ~/.npmrc).
+  npm_config_globalconfig=$(npm config get globalconfig)
+  export npm_config_globalconfig
   mkdir -p "$cache"
   node_bin=$(node24_bin)
   nodedir=$(cat "$(dirname "$node_bin")/nodedir")
