@@ -1,8 +1,8 @@
 """`scripts/test.sh`, the README's test command, and `.ci/run`: which programs each mode runs, with which
 arguments.
 
-The script, `.ci/run` and `e2e/build-code-server.sh` are copied into a scratch tree whose `.venv/bin/python`, `npm`, `dpkg`, `apt-get`,
-`sudo` and `e2e/run.sh` are stand-ins that record each call, so the test sees the order of the steps and the
+The script, `.ci/run` and `e2e/build-code-server.sh` are copied into a scratch tree whose `.venv/bin/python`,
+`npm`, `dpkg`, `apt-get`, `sudo` and `e2e/run.sh` are stand-ins that record each call, so the test sees the order of the steps and the
 arguments pytest receives without installing or running anything. The light mode must reach none of the
 installers; the full mode (what CI runs) must still reach every step and hand its arguments to pytest.
 

@@ -15,12 +15,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
 from hosts_conformance import agents  # noqa: E402
 
 MACHINE_NPMRC = "/etc/machine-npmrc"
-REFUSED = "request to https://registry.npmjs.org/@openai%2fcodex failed, reason: self-signed certificate in certificate chain"
+REFUSED = ("request to https://registry.npmjs.org/@openai%2fcodex failed, "
+           "reason: self-signed certificate in certificate chain")
 NPM = f"""#!/bin/sh
 printf "%s\\n" "$*" >> "$CALLS"
 case "$1" in
   config) echo {MACHINE_NPMRC} ;;
-  install) echo "npm error {REFUSED}" >&2; echo "npm error A complete log of this run can be found in: x.log" >&2; exit 1 ;;
+  install) echo "npm error {REFUSED}" >&2
+           echo "npm error A complete log of this run can be found in: x.log" >&2
+           exit 1 ;;
 esac
 """
 
