@@ -2,9 +2,10 @@
 arguments.
 
 The script, `.ci/run` and `e2e/build-code-server.sh` are copied into a scratch tree whose `.venv/bin/python`,
-`npm`, `dpkg`, `apt-get`, `sudo` and `e2e/run.sh` are stand-ins that record each call, so the test sees the order of the steps and the
-arguments pytest receives without installing or running anything. The light mode must reach none of the
-installers; the full mode (what CI runs) must still reach every step and hand its arguments to pytest.
+`npm`, `dpkg`, `apt-get`, `sudo` and `e2e/run.sh` are stand-ins that record each call, so the test sees the
+order of the steps and the arguments pytest receives without installing or running anything. The light mode must
+reach none of the installers; the full mode (what CI runs) must still reach every step and hand its arguments to
+pytest.
 
 The Debian packages: `dpkg` reports the packages named in $MISSING as not installed and `id -u` answers
 $UID_SEEN, so an ordinary user is played by root and the reverse. Missing packages are installed through
