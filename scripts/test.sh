@@ -36,12 +36,9 @@ editors=(neovim emacs-nox elpa-eglot elpa-markdown-mode)
 # lsp-mode 8.0 and company for tests/clients/test_lsp_mode.py.
 editors+=(tmux elpa-lsp-mode elpa-company)
 editors+=(elpa-compat)  # gptel (tests/clients/test_gptel.py) needs compat on Emacs 28
-if ! dpkg -s "${editors[@]}" >/dev/null 2>&1; then
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${editors[@]}" >/dev/null
-fi
+# Through sudo for an ordinary user; without it the run stops and names the packages (never skips them).
+source scripts/debian_packages.sh
+install_debian_packages "the editor tests (tests/clients)" "${editors[@]}"
 
 (
   cd vscode-extension

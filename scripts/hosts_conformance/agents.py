@@ -86,10 +86,23 @@ def registry_reachable() -> str | None:
     except subprocess.TimeoutExpired:
         return f"npm ping gave no answer in {REGISTRY_PING_SECONDS} s"
     if done.returncode != 0:
-        said = [line.strip() for line in (done.stderr or done.stdout).splitlines()
-                if "request to" in line or "reason:" in line]
-        return "the npm registry cannot be reached" + (f" ({said[-1].removeprefix('npm error ')})" if said else "")
+        said = npm_reason(done)
+        return "the npm registry cannot be reached" + (f" ({said})" if said else "")
     return None
+
+
+def npm_reason(done: subprocess.CompletedProcess) -> str | None:
+    """The line of a failed npm command that says why a request failed, without npm's prefix."""
+    said = [line.strip() for line in (done.stderr or done.stdout).splitlines()
+            if "request to" in line or "reason:" in line]
+    return said[-1].removeprefix("npm error ") if said else None
+
+
+def machine_npmrc(npm: str) -> str | None:
+    """The global npmrc npm reads when no --prefix is given: the machine's registry, proxy and cafile."""
+    done = subprocess.run([npm, "config", "get", "globalconfig"], capture_output=True, text=True,
+                          timeout=REGISTRY_PING_SECONDS, stdin=subprocess.DEVNULL)
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
 
 
 def newest_release(agent: Agent) -> str | None:
@@ -142,10 +155,13 @@ def ensure(agent: Agent, install: bool = True, offline: str | None = None) -> In
     part = agent.cache_dir + ".part"
     shutil.rmtree(part, ignore_errors=True)
     started = time.monotonic()
+    # --prefix also moves npm's global npmrc into the prefix; name the machine's, or behind a TLS-inspecting
+    # proxy whose CA only that file names every install fails (as for an ordinary user without a ~/.npmrc).
+    globalconfig = machine_npmrc(npm)
     try:
         done = subprocess.run(
-            [npm, "install", "--prefix", part, "--no-audit", "--no-fund", "--loglevel=error",
-             f"{agent.package}@{agent.version}"],
+            [npm, "install", "--prefix", part, *([f"--globalconfig={globalconfig}"] if globalconfig else []),
+             "--no-audit", "--no-fund", "--loglevel=error", f"{agent.package}@{agent.version}"],
             capture_output=True, text=True, timeout=INSTALL_TIMEOUT_SECONDS, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         shutil.rmtree(part, ignore_errors=True)
@@ -154,7 +170,8 @@ def ensure(agent: Agent, install: bool = True, offline: str | None = None) -> In
     if done.returncode != 0 or not answers_version(agent, part):
         shutil.rmtree(part, ignore_errors=True)
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["the agent did not answer --version"]
-        return Installed(agent, False, seconds, f"npm install {agent.package}@{agent.version} failed: {tail[0]}")
+        why = npm_reason(done) or tail[0]
+        return Installed(agent, False, seconds, f"npm install {agent.package}@{agent.version} failed: {why}")
     shutil.rmtree(agent.cache_dir, ignore_errors=True)
     os.rename(part, agent.cache_dir)
     with open(agent.stamp, "w", encoding="utf-8") as stamp:

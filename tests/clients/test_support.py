@@ -57,7 +57,21 @@ def one_pin(tmp_path, monkeypatch):
     return pins, commit, digest, cache
 
 
-def test_plugin_dir_takes_the_tarball_whose_digest_is_pinned_and_caches_it(one_pin):
+def without_extraction_filters(monkeypatch) -> None:
+    """Python before 3.11.4, as Debian 12's 3.11.2: no `tarfile.data_filter`, and `extractall` takes no `filter`."""
+    extractall = tarfile.TarFile.extractall
+
+    def old_extractall(self, path=".", members=None, *, numeric_owner=False):
+        return extractall(self, path, members, numeric_owner=numeric_owner)
+
+    monkeypatch.setattr(tarfile.TarFile, "extractall", old_extractall)
+    monkeypatch.delattr(tarfile, "data_filter", raising=False)
+
+
+@pytest.mark.parametrize("python", ["this Python", "Python 3.11.2"])
+def test_plugin_dir_takes_the_tarball_whose_digest_is_pinned_and_caches_it(one_pin, monkeypatch, python):
+    if python == "Python 3.11.2":
+        without_extraction_filters(monkeypatch)
     pins, commit, digest, cache = one_pin
     pins.write_text(f"# header\ndemo.nvim\thttps://invalid.example/demo\t{commit}\t{digest}\n", encoding="utf-8")
     folder = pinned.plugin_dir("demo.nvim")

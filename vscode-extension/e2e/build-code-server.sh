@@ -43,6 +43,11 @@ node24_bin() {
 }
 
 if [ "$generation" = node24 ]; then
+  # The wheel's npm reads its global npmrc inside the wheel; the machine's (registry, proxy, cafile) is the one
+  # the system's npm reads. Without it, behind a TLS-inspecting proxy whose CA only that file names, the
+  # download stalls in retries of SELF_SIGNED_CERT_IN_CHAIN (root got by with its own ~/.npmrc).
+  npm_config_globalconfig=$(npm config get globalconfig)
+  export npm_config_globalconfig
   mkdir -p "$cache"
   node_bin=$(node24_bin)
   nodedir=$(cat "$(dirname "$node_bin")/nodedir")
@@ -68,18 +73,10 @@ if [ -f "$entry" ] && [ -f "$target/.complete" ]; then
   exit 0
 fi
 
-need_apt=()
-for pkg in libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep chromium; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
-done
-if [ ${#need_apt[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  # Another installer may hold the package lock for a while on a shared machine: wait for it.
-  lock_wait=(-o DPkg::Lock::Timeout=600)
-  $sudo apt-get "${lock_wait[@]}" update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get "${lock_wait[@]}" install -y -qq --no-install-recommends "${need_apt[@]}" >&2
-fi
+# Chromium drives the workbench; the rest are what code-server's native modules build against.
+source "$(dirname "$0")/../../scripts/debian_packages.sh"
+install_debian_packages "building code-server and driving it" \
+  libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep chromium
 
 mkdir -p "$cache"
 # Build beside the target and rename at the end, so an interrupted build is never mistaken for a cached one.

@@ -220,14 +220,17 @@ export function waitForText(page, predicate, what) {
   return waitFor(page, () => editorText(page), predicate, what);
 }
 
+let failureScreenshots; // made at the first failure: a fixed name in a shared /tmp may be another user's file
+
 /** On failure, a screenshot of the workbench beside the error, to see what the page showed. */
 export async function showing(page, name, check) {
   try {
     return await check();
   } catch (error) {
-    const file = path.join(os.tmpdir(), `albedo-e2e-${name}.png`);
-    await page.screenshot({ path: file }).catch(() => undefined);
-    error.message += `\n(screenshot: ${file})`;
+    failureScreenshots ??= mkdtempSync(path.join(os.tmpdir(), 'albedo-e2e-failures-'));
+    const file = path.join(failureScreenshots, `${name}.png`);
+    const taken = await page.screenshot({ path: file }).then(() => true, () => false);
+    error.message += taken ? `\n(screenshot: ${file})` : '\n(no screenshot: the page could not be captured)';
     throw error;
   }
 }

@@ -79,7 +79,10 @@ describe('the packaged .vsix', () => {
     }
   });
 
-  it('lists in `vsce ls` the files it holds', () => {
+  it('lists in `vsce ls` the files it holds, and never the bytecode Python writes beside the bundled sources', () => {
+    // What importing the bundled server writes wherever PYTHONDONTWRITEBYTECODE is not set.
+    const compile = 'import py_compile, sys; py_compile.compile(sys.argv[1], doraise=True)';
+    execFileSync(PYTHON, ['-c', compile, path.join(EXTENSION, 'bundled', 'libs', 'albedo_skills_ls', '__init__.py')]);
     const listed = execFileSync(path.join(EXTENSION, 'node_modules', '.bin', 'vsce'), ['ls', '--no-dependencies'], {
       cwd: EXTENSION,
       encoding: 'utf8',
