@@ -106,7 +106,8 @@ def _link(path: str, target_path: str, why: tuple[str, ...]) -> GeneratedCase:
 
 
 def link_cases(seed: int, count: int) -> list[GeneratedCase]:
-    """About `count` skills reached through links of every kind above; the same seed gives the same tree."""
+    """`count` groups of files and links, every kind of `LINK_KINDS` among them once `count` reaches their
+    number; the same seed gives the same tree."""
     rng = random.Random(seed)
     made: list[GeneratedCase] = []
     whole_root = seed % 2 == 1
@@ -114,7 +115,8 @@ def link_cases(seed: int, count: int) -> list[GeneratedCase]:
         made.append(_link(LINKED_ROOT, LINKED_ROOT_TARGET, ("link=whole-root",)))
     for index in range(count):
         sid = f"l{seed * 100_000 + index:07d}"
-        kind = _pick(rng, LINK_KINDS)
+        # Every kind once first, so even a small tree holds each; then drawn by weight.
+        kind = LINK_KINDS[index][0] if index < len(LINK_KINDS) else _pick(rng, LINK_KINDS)
         root = rng.choice(LINK_ROOTS)
         other = rng.choice([each for each in LINK_ROOTS if each != root])
         why = (f"link={kind}",)
