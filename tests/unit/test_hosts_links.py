@@ -67,3 +67,11 @@ def test_two_copies_that_are_two_files_stay_two_for_codex(tmp_path):
     first, second = skill(root / "one", "twin"), skill(root / "two", "twin")
     verdicts = report(tmp_path / "p", tmp_path / "h", "codex")["codex"]
     assert verdicts[str(first)].loads and verdicts[str(second)].loads
+
+
+def test_copilot_cli_takes_the_first_folder_by_name_when_no_copy_is_a_link(tmp_path):
+    """The control: two real folders with one name in one root: the first by name wins (the random batches)."""
+    root = tmp_path / "p/.github/skills"
+    first, second = skill(root / "a-one", "twin"), skill(root / "b-two", "twin")
+    verdicts = report(tmp_path / "p", tmp_path / "h", "copilot-cli")["copilot-cli"]
+    assert verdicts[str(first)].loads and verdicts[str(second)].status == SKIPPED

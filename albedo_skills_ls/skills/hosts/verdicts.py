@@ -175,10 +175,12 @@ def _settle_duplicates(host: HostModel, files: tuple[Found, ...], roots: list[st
         else:
             winner = copies[0].path
             tied = [found for found in copies if found.root == copies[0].root]
-            if policy.unsorted_within_root and len(tied) > 1:
+            unsorted = policy.unsorted_within_root or (
+                policy.unsorted_with_links and any(found.folder_link or found.file_link for found in tied))
+            if unsorted and len(tied) > 1:
                 _unstable(host, name, tied, verdicts)
                 winner = f"one of {', '.join(found.path for found in tied)}"
-            for found in copies[len(tied) if policy.unsorted_within_root else 1:]:
+            for found in copies[len(tied) if unsorted else 1:]:
                 said = policy.message.format(name=name, winner=winner, loser=found.path) if policy.message else (
                     f"skipped silently: `{name}` is also at {winner}, which {host.label} reads first"
                 )
