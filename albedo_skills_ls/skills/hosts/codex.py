@@ -167,7 +167,7 @@ MODEL = HostModel(
         Rule("no name: the folder's name; a name over 64 characters is refused", "run (folder); source (64)"),
         Rule("one name twice: both copies are kept and shown to the model", "run"),
         Rule("one file reached by two paths (a folder linked beside the real one, or from the home root into the "
-             "workspace's) is one skill: listed once, under the home root's path, else the first by name; "
+             "workspace's) is one skill: listed once, under the home root's path, else the first by path; "
              "`skills/list` gives its resolved path", "run (the `links` generated batch)"),
         Rule("a skill below a folder holding `.codex-plugin/plugin.json` is named `<plugin>:<name>`", "run"),
     ),

@@ -127,8 +127,9 @@ MODEL = HostModel(
         Rule("a key given twice: skipped silently", "run"),
         Rule("a name or description that is not text (null, empty, a number, boolean, date, list): skipped "
              "silently; `name: \"\"` loads under the empty name; `description: \"\"` is listed, not shown", "run"),
-        Rule("a `---` never closed: the rest of the file is read as the frontmatter; a line starting with "
-             "`---` (`----` too) closes it", "run"),
+        Rule("a `---` never closed: the rest of the file is read as the frontmatter", "run"),
+        Rule("the frontmatter ends at the first line that starts with `---` (`----` and `--- x` too)",
+             "its shipped code (gray-matter)"),
         Rule("a byte-order mark before `---` is dropped: the file loads with its frontmatter", "run"),
         Rule("one name twice: one copy wins, and which one changes from run to run", "run"),
     ),
