@@ -191,6 +191,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=None, help="generated: the first seed (default: the CI seed)")
     parser.add_argument("--seeds", type=int, default=1, help="generated: how many trees, one per seed")
     parser.add_argument("--count", type=int, default=None, help="generated: skills per tree")
+    parser.add_argument("--shape", default="random", choices=["random", "retry", "links"],
+                        help="generated: random skills (default), or a focused shape of shapes.py")
     parser.add_argument("--summary", help="generated: write the figures and disagreements to this JSON file")
     parser.add_argument("--record", action="store_true",
                         help="generated: write the first tree's observations for the offline test")
@@ -204,7 +206,7 @@ def main(argv: list[str]) -> int:
         from hosts_conformance.batch import CI_COUNT, CI_SEED, run_generated
 
         return run_generated(CI_SEED if args.seed is None else args.seed, args.seeds, args.count or CI_COUNT, ids,
-                             args.runs, args.summary, args.record)
+                             args.runs, args.summary, args.record, args.shape)
     if args.mode == "recorded":
         return _compare_recorded(None)
     if args.mode == "collections":

@@ -24,10 +24,15 @@ CI_COUNT = 80  # skills in the CI batch: every agent runs once (OpenCode three t
 RECORDED_PATH = os.path.join(os.path.dirname(recorded.RECORDED_PATH), "recorded_generated.json")
 
 
+def recorded_path(shape: str) -> str:
+    """Where `--record` writes a shape's first tree: `RECORDED_PATH` for the random trees, else beside it."""
+    return RECORDED_PATH if shape == "random" else RECORDED_PATH.replace(".json", f"_{shape}.json")
+
+
 def run_generated(first_seed: int, seeds: int, count: int, ids: list[str], runs: int | None,
-                  out: str | None = None, record: bool = False) -> int:
-    """Run the agents over `seeds` generated trees; `record`: write the first tree's observations to
-    `RECORDED_PATH`, for the offline test (tests/hosts_conformance/test_generated_recorded.py)."""
+                  out: str | None = None, record: bool = False, shape: str = "random") -> int:
+    """Run the agents over `seeds` generated trees of `shape` (`generate.build`); `record`: write the first
+    tree's observations to `recorded_path(shape)`, for the offline tests (test_generated_recorded.py)."""
     from .verdict import project_verdict
 
     prefix = sandbox.isolation_command()
@@ -46,26 +51,28 @@ def run_generated(first_seed: int, seeds: int, count: int, ids: list[str], runs:
         with tempfile.TemporaryDirectory(prefix=f"conformance-generated-{seed}-") as folder:
             base = os.path.join(folder, "tree")
             os.makedirs(base)
-            made = generate.build(base, seed, count)
-            why = {case.path: case.why for case in made}
+            made = generate.build(base, seed, count, shape)
             tree = Tree(base)
+            inventory = tree.inventory()  # the SKILL.md files as seen through their roots, links included
+            why = generate.why_of(made, inventory)
             project = project_verdict(tree, ready)
             started = time.monotonic()
             observed = sandbox.observe_isolated(tree, ready, prefix, os.path.join(folder, "observed.json"), runs)
             results = compare.compare_all(observed, project, saved, same_tree=False, why=why)
             if record and seed == first_seed:
-                observed.update(seed=seed, count=count, recorded_on=time.strftime("%Y-%m-%d", time.gmtime()))
-                with open(RECORDED_PATH, "w", encoding="utf-8") as written:
+                observed.update(seed=seed, count=count, shape=shape,
+                                recorded_on=time.strftime("%Y-%m-%d", time.gmtime()))
+                with open(recorded_path(shape), "w", encoding="utf-8") as written:
                     json.dump(observed, written, indent=1, sort_keys=True, ensure_ascii=False)
                     written.write("\n")
-        files += len(made)
-        print(f"seed {seed}: {len(made)} files, agents ran in {time.monotonic() - started:.1f} s")
+        files += len(inventory)
+        print(f"seed {seed}: {len(inventory)} files, agents ran in {time.monotonic() - started:.1f} s")
         for each in results:
             counts = totals.setdefault(f"{each.host} {each.version}", [0, 0, 0, 0])
             for index, value in enumerate((each.agreed, each.total, each.described_agreed, each.described_total)):
                 counts[index] += value
             wrong += each.disagreements + list(each.description_disagreements)
-    print(f"\n{files} generated files, seeds {first_seed}..{first_seed + seeds - 1}:")
+    print(f"\n{files} generated files ({shape}), seeds {first_seed}..{first_seed + seeds - 1}:")
     for host, (agreed, total, described, compared) in totals.items():
         print(f"  {host}: loads and name {agreed}/{total} ({_share(agreed, total)}); "
               f"description seen {described}/{compared} ({_share(described, compared)})")
@@ -77,7 +84,7 @@ def run_generated(first_seed: int, seeds: int, count: int, ids: list[str], runs:
                                                                   features.most_common(12)))
     if out:
         with open(out, "w", encoding="utf-8") as summary:
-            json.dump({"files": files, "seeds": [first_seed, first_seed + seeds - 1], "count": count,
+            json.dump({"files": files, "seeds": [first_seed, first_seed + seeds - 1], "count": count, "shape": shape,
                        "agents": totals, "disagreements": [each._asdict() for each in wrong]}, summary, indent=1)
     return 1 if wrong else 0
 

@@ -63,24 +63,36 @@ def compare_host(host: str, observed: dict, verdicts: dict, varied_before: set[s
     """`observed` is one agent's observation (observe.py); `verdicts` the project's skills for that host.
     `unstable_agent`: the recorded runs showed this agent's choice between copies varying (on other files):
     over a tree with no recording of its own, a "not deterministic" file agrees with any one outcome the
-    project allows (that copy loading under its name, or not loading)."""
+    project allows (that copy loading under its name, or not loading). Without that evidence, a run agrees
+    with "not deterministic" when it loaded exactly one of the copies the project says it picks among (an
+    agent whose pick follows the order the file system lists a folder in: the same every run, unknowable
+    from the names)."""
     disagreements: list[Disagreement] = []
     described: list[Disagreement | None] = []
     skills = observed["skills"]
     why = why or {}
+    # The copies the project calls "not deterministic", by name, and how many of them the agent loaded: one
+    # run agrees with that verdict when it loaded exactly one of them.
+    loaded_copies: dict[str, int] = {}
+    for path, verdict in verdicts.items():
+        if says_not_deterministic(verdict) and "outcomes" not in skills.get(path, {}):
+            loaded_copies[verdict["name"]] = loaded_copies.get(verdict["name"], 0) + bool(skills.get(path, {}).get("loads"))
     for path, seen in skills.items():
         verdict = verdicts.get(path)
         said = seen.get("said")
         before = len(disagreements)
         if verdict is None:
-            disagreements.append(Disagreement(host, path, _agent(seen), "has no verdict for this file", said))
-            continue
+            # A file in no root of any agent (a link's target elsewhere in the workspace): nothing to say of it
+            # but that it does not load, which the agent must agree with.
+            verdict = {"loads": False, "name": None}
         nondeterministic = says_not_deterministic(verdict)
         if "outcomes" in seen:
             if not nondeterministic:
                 disagreements.append(Disagreement(host, path, _agent(seen), _project(verdict), said))
         elif nondeterministic:
-            if path not in varied_before and not (unstable_agent and _one_of_the_copies(seen, verdict)):
+            one_of = _one_of_the_copies(seen, verdict)
+            if path not in varied_before and not (unstable_agent and one_of) and not (
+                    one_of and loaded_copies.get(verdict["name"]) == 1):
                 disagreements.append(Disagreement(
                     host, path, f"{_show(seen)} in every run", _project(verdict), said))
         elif seen["loads"] != verdict["loads"] or (seen["loads"] and seen["name"] != verdict["name"]):

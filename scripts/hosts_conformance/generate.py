@@ -51,6 +51,7 @@ class GeneratedCase(NamedTuple):
     path: str  # relative to the tree's base, the file as seen through its root
     text: str
     features: tuple[str, ...]  # what was drawn: "description=colon", "crlf", "name-length=limit", ...
+    link: str | None = None  # written as a symbolic link to this target (relative to its folder), not a file
 
     @property
     def why(self) -> str:
@@ -231,16 +232,36 @@ def cases(seed: int, count: int) -> list[GeneratedCase]:
     return list(found.values())
 
 
-def build(base: str, seed: int, count: int) -> list[GeneratedCase]:
-    """Write the tree under `base` (an empty folder); `base/project` is a git repository with one commit."""
-    return _written(base, cases(seed, count))
+def build(base: str, seed: int, count: int, shape: str = "random") -> list[GeneratedCase]:
+    """Write the tree under `base` (an empty folder); `base/project` is a git repository with one commit.
+    `shape`: "random" (`cases`), or one of the focused shapes of `shapes.py`."""
+    from .shapes import SHAPES  # shapes.py builds on this module's GeneratedCase
+
+    return _written(base, cases(seed, count) if shape == "random" else SHAPES[shape](seed, count))
+
+
+def why_of(made: list[GeneratedCase], inventory: list[str]) -> dict[str, str]:
+    """The features of the case behind each inventory path: its own file, or the linked folder it is seen
+    through (the nearest case whose path is the file's or one of its folders)."""
+    by_path = {case.path: case.why for case in made}
+    found = {}
+    for path in inventory:
+        parts = path.split("/")
+        for end in range(len(parts), 0, -1):
+            if "/".join(parts[:end]) in by_path:
+                found[path] = by_path["/".join(parts[:end])]
+                break
+    return found
 
 
 def _written(base: str, made: list[GeneratedCase]) -> list[GeneratedCase]:
-    """Write the files under `base`, with `home/` and `project/` a git repository with one commit."""
+    """Write the files (and links) under `base`, with `home/` and `project/` a git repository with one commit."""
     for case in made:
         path = os.path.join(base, case.path)
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        if case.link is not None:
+            os.symlink(case.link, path)
+            continue
         with open(path, "w", encoding="utf-8", newline="") as out:
             out.write(case.text)
     os.makedirs(os.path.join(base, HOME), exist_ok=True)

@@ -105,11 +105,14 @@ def observe(agent: Agent, tree: Tree, paths: PathMap, scratch: str) -> Seen:
     if shown is None:
         raise RuntimeError(ran.failed("codex debug prompt-input (no skills section)"))
     described = {paths.file(path): text for path, text in shown.items()}
+    # `skills/list` gives a skill's resolved path; the prompt gives the path as seen through its root (a
+    # linked folder's own path), which is the file the skill is: take it where the two are one file.
+    through_root = {os.path.realpath(path): path for path in shown}
     seen: Seen = {}
     for listing in answer["result"]["data"]:
         for skill in listing["skills"]:
             if skill.get("enabled", True):
-                rel = paths.file(skill["path"])
+                rel = paths.file(through_root.get(os.path.realpath(skill["path"]), skill["path"]))
                 # Not in the prompt: loaded, but its model is not shown it (the budget left it out).
                 entry = described.get(rel, "")
                 loaded(seen, rel, skill["name"], description=entry.removeprefix(f"{skill['name']}: "))

@@ -46,11 +46,16 @@ class Tree:
             rel = self.rel(entry.path)
             if entry.name == ".git" or any(_under(rel, part) for part in AGENT_WRITTEN):
                 continue
-            if entry.is_dir(follow_symlinks=True):
+            try:
+                is_dir = entry.is_dir(follow_symlinks=True)
+                is_file = not is_dir and entry.is_file(follow_symlinks=True)
+            except OSError:  # a link to itself (ELOOP): nothing is behind it
+                continue
+            if is_dir:
                 real = os.path.realpath(entry.path)
                 if real not in inside:
                     self._walk(entry.path, inside + (real,), found)
-            elif entry.name.lower() == "skill.md" and entry.is_file(follow_symlinks=True):
+            elif entry.name.lower() == "skill.md" and is_file:
                 found.append(rel)
 
     def copy_to(self, dest: str) -> "Tree":

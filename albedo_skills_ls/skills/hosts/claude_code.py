@@ -139,7 +139,8 @@ MODEL = HostModel(
     roots=(("home", ".claude/skills"), ("workspace", ".claude/skills")),
     walk=Walk(max_levels=1),
     duplicates=Duplicates("first", evidence="run (2.1.332): one folder name in ~/.claude/skills and .claude/skills: "
-                          "the user's copy is listed, the project's left out, silently (2.1.197 listed both)"),
+                          "the user's copy is listed, the project's left out, silently (2.1.197 listed both); one file "
+                          "reached by two paths is listed once, under the first", same_file="roots"),
     budget=Budget(
         CATALOG_COLUMNS,
         MAX_ENTRY,
@@ -158,6 +159,9 @@ MODEL = HostModel(
     rules=(
         Rule("reads .claude/skills (workspace and home), never .agents/skills", "run"),
         Rule("immediate children of a root only; no SKILL.md directly in the root", "run"),
+        Rule("one file reached by two paths (a folder linked beside the real one, or a SKILL.md linked to "
+             "another skill's) is listed once, under the first path: the user root's, else the first folder "
+             "by name", "run (the `links` generated batch)"),
         Rule("the command is the folder's name, even when `name:` differs", "run"),
         Rule("no description, or no frontmatter: loads, the description made up from the body's first line", "run"),
         Rule("unquoted `: ` in a value: loads with its description (its own validator says otherwise)", "run"),

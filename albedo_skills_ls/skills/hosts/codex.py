@@ -133,7 +133,9 @@ MODEL = HostModel(
         ("home", ".codex/skills"),
     ),
     walk=Walk(max_levels=6, root_file=True, file_links=False, dot_folders=False),
-    duplicates=Duplicates("all", evidence="run: both copies loaded and both in the prompt"),
+    duplicates=Duplicates("all", evidence="run: both copies loaded and both in the prompt; one file reached by "
+                          "two paths (a linked folder) is one skill, listed under the home root's path, else the "
+                          "first by path", same_file="home-first"),
     budget=Budget(
         CATALOG_TOKENS,
         MAX_DESCRIPTION,
@@ -164,6 +166,9 @@ MODEL = HostModel(
         Rule("a description over 1,024 characters loads, cut to 1,021 and \"...\" in the prompt", "run"),
         Rule("no name: the folder's name; a name over 64 characters is refused", "run (folder); source (64)"),
         Rule("one name twice: both copies are kept and shown to the model", "run"),
+        Rule("one file reached by two paths (a folder linked beside the real one, or from the home root into the "
+             "workspace's) is one skill: listed once, under the home root's path, else the first by path; "
+             "`skills/list` gives its resolved path", "run (the `links` generated batch)"),
         Rule("a skill below a folder holding `.codex-plugin/plugin.json` is named `<plugin>:<name>`", "run"),
     ),
     judge=judge,

@@ -71,7 +71,9 @@ MODEL = HostModel(
         ("home", ".agents/skills"),
     ),
     walk=Walk(max_levels=None, root_file=True, dot_folders=False, skill_hides_below=True),
-    duplicates=Duplicates("first", evidence="run: the workspace wins, and .agents over .claude, silently"),
+    duplicates=Duplicates("first", evidence="run: the workspace wins, and .agents over .claude, silently; in "
+                          "one root the first folder by name wins, but not where one copy is reached through a "
+                          "link: then which one is not known from the names", unsorted_with_links=True),
     budget=None,
     rules=(
         Rule("reads .github/skills, .agents/skills, .claude/skills in the workspace; ~/.copilot/skills and "
@@ -88,7 +90,10 @@ MODEL = HostModel(
         Rule("an empty description (`\"\"`) loads, listed by name alone", "run"),
         Rule("a byte-order mark before `---` is dropped: the file loads with its frontmatter", "run"),
         Rule("no name: the folder's; no description: the body's first line", "run"),
-        Rule("one name twice: the workspace copy wins silently", "run"),
+        Rule("one name twice: the workspace copy wins silently, and in one root the first folder by name; where "
+             "one of the copies in that root is reached through a link, which one wins is not known from the names",
+             "run (the `links` generated batch: of 15 folders each with a linked alias beside it, 8 real folders "
+             "won and 7 aliases, whatever their names)"),
     ),
     judge=judge,
     advice="put the skill in .github/skills, .agents/skills or .claude/skills",

@@ -44,6 +44,7 @@ class SkillFacts(NamedTuple):
     yaml_problem: YamlProblem | None
     line_fields: dict[str, str]  # the `name:`/`description:` line reading (with indented continuation lines)
     crlf: bool = False  # the file's first line ends in CR LF (a reader that splits on LF keeps a CR on each line)
+    text: str = ""  # the whole text as decoded (a BOM kept), for an agent that finds its own frontmatter
 
     @property
     def has_frontmatter(self) -> bool:
@@ -116,7 +117,7 @@ def _from_text(path: str, folder: str, size: int, text: str) -> SkillFacts:
     first_break = text.find("\n")
     return SkillFacts(
         path, folder, size, None, bom, opens_at_0, first == DELIMITER, frontmatter, body,
-        fields, problem_found, read_lines, first_break > 0 and text[first_break - 1] == "\r",
+        fields, problem_found, read_lines, first_break > 0 and text[first_break - 1] == "\r", text,
     )
 
 

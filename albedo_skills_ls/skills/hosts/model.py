@@ -83,6 +83,13 @@ class Duplicates(NamedTuple):
     # "first" between roots, but between copies in one root the order of a walk the agent does not sort:
     # then those copies are "not deterministic" among themselves.
     unsorted_within_root: bool = False
+    # The same, only where one of the copies in that root is reached through a linked folder or file (real
+    # folders alone are taken in order of their paths).
+    unsorted_with_links: bool = False
+    # One file on disk reached by several paths (a linked folder or a linked SKILL.md beside the real one):
+    # None, each path is a copy of its own; "roots", the agent lists the file once, under the first path in
+    # its order (roots by precedence, then by path); "home-first", the same with the home roots first.
+    same_file: Literal["roots", "home-first"] | None = None
 
 
 class Budget(NamedTuple):

@@ -6,8 +6,9 @@ The readings differ in three ways the runs showed (scripts/hosts_conformance `ge
   Date to js-yaml (Gemini CLI, OpenCode), which then is not a string;
 - a number or a boolean is text to serde_yaml when the field is a string (Codex keeps it as written), and
   not a string to the JavaScript readers;
-- Codex and OpenCode, when the parse fails on an unquoted `: `, quote the `name:` and `description:` values
-  that hold one and parse again; when that parse fails too, the first error stands.
+- Codex, when the parse fails on an unquoted `: `, quotes the `name:` and `description:` values that hold
+  one and parses again; when that parse fails too, the first error stands. (OpenCode's retry is another
+  rule, in `opencode.py`.)
 """
 
 from __future__ import annotations
@@ -55,23 +56,14 @@ def as_written(facts: SkillFacts, fields: dict[str, Any] | None, key: str) -> st
     return None
 
 
-TAB_TOKEN = "found character that cannot start any token"  # libyaml's words for a tab as indentation
-
-
-def retried_fields(facts: SkillFacts, tabs: bool = False) -> dict[str, Any] | None:
+def retried_fields(facts: SkillFacts) -> dict[str, Any] | None:
     """The fields after quoting every `name:`/`description:` plain value that holds `: `, when the parse
-    failed on such a value (and, with `tabs`, after reading a tab that opens a line as two spaces, when it
-    failed on one); None when it did not fail that way or the retry fails too."""
+    failed on such a value; None when it did not fail that way or the retry fails too."""
     problem = facts.yaml_problem
-    if problem is None or facts.frontmatter is None:
-        return None
-    if not (problem.problem.startswith(MAPPING_VALUES) or (tabs and problem.problem.startswith(TAB_TOKEN))):
+    if problem is None or facts.frontmatter is None or not problem.problem.startswith(MAPPING_VALUES):
         return None
     lines = []
     for line in facts.frontmatter.splitlines():
-        if tabs:
-            stripped = line.lstrip("\t")
-            line = "  " * (len(line) - len(stripped)) + stripped
         match = _FIELD_LINE.match(line)
         value = match["value"] if match else ""
         if match and ": " in value and value[:1] not in ("'", '"', "|", ">", "[", "{"):
@@ -81,11 +73,11 @@ def retried_fields(facts: SkillFacts, tabs: bool = False) -> dict[str, Any] | No
     return fields if again is None else None
 
 
-def yaml_fields(facts: SkillFacts, retry: bool, tabs: bool = False) -> dict[str, Any] | None:
+def yaml_fields(facts: SkillFacts, retry: bool) -> dict[str, Any] | None:
     """The parse an agent works from: the standard one, or (`retry`) the quoted retry when that failed."""
     if facts.fields is not None or not retry:
         return facts.fields
-    return retried_fields(facts, tabs)
+    return retried_fields(facts)
 
 
 def type_words(found: Kind) -> str:

@@ -60,7 +60,8 @@ def host_report(
     holders = _skill_folders(files, host.exact_file_name or SKILL_FILE) if host.walk.skill_hides_below else {}
     verdicts = {found.path: _walk_verdict(host, found, roots, holders, facts_of) for found in files}
     if not host.every_file:  # a validator judges each folder on its own
-        _settle_duplicates(host, files, roots, verdicts)
+        home_roots = {os.path.normpath(os.path.join(home, folder)) for base, folder in host.roots if base == "home"}
+        _settle_duplicates(host, files, roots, verdicts, home_roots)
     budget = (spend_lines(host, files, roots, verdicts, facts_of) if host.budget is not None and host.budget.line is not None
               else _spend_budget(host, files, verdicts))
     return HostReport(host, verdicts, budget)
@@ -145,16 +146,19 @@ def _skill_above(found: Found, holders: dict[tuple[str, tuple[str, ...]], str]) 
     return None
 
 
-def _settle_duplicates(host: HostModel, files: tuple[Found, ...], roots: list[str], verdicts: dict[str, Verdict]) -> None:
+def _settle_duplicates(host: HostModel, files: tuple[Found, ...], roots: list[str], verdicts: dict[str, Verdict],
+                       home_roots: set[str]) -> None:
     """One name loaded from several files: the agent keeps every copy, the first by its precedence, or one
     that changes from run to run."""
     rank = {root: index for index, root in enumerate(roots)}
+    policy = host.duplicates
+    if policy.same_file is not None:
+        _settle_same_files(host, files, roots, verdicts, home_roots)
     by_name: dict[str, list[Found]] = {}
     for found in files:
         verdict = verdicts[found.path]
         if verdict.loads and verdict.name is not None:
             by_name.setdefault(verdict.name, []).append(found)
-    policy = host.duplicates
     for name, copies in by_name.items():
         if len(copies) < 2:
             continue
@@ -172,14 +176,40 @@ def _settle_duplicates(host: HostModel, files: tuple[Found, ...], roots: list[st
         else:
             winner = copies[0].path
             tied = [found for found in copies if found.root == copies[0].root]
-            if policy.unsorted_within_root and len(tied) > 1:
+            unsorted = policy.unsorted_within_root or (
+                policy.unsorted_with_links and any(found.folder_link or found.file_link for found in tied))
+            if unsorted and len(tied) > 1:
                 _unstable(host, name, tied, verdicts)
                 winner = f"one of {', '.join(found.path for found in tied)}"
-            for found in copies[len(tied) if policy.unsorted_within_root else 1:]:
+            for found in copies[len(tied) if unsorted else 1:]:
                 said = policy.message.format(name=name, winner=winner, loser=found.path) if policy.message else (
                     f"skipped silently: `{name}` is also at {winner}, which {host.label} reads first"
                 )
                 verdicts[found.path] = Verdict(SKIPPED, reason=f"{said.rstrip('.')}; rename one of them")
+
+
+def _settle_same_files(host: HostModel, files: tuple[Found, ...], roots: list[str], verdicts: dict[str, Verdict],
+                       home_roots: set[str]) -> None:
+    """One file on disk reached by several paths is listed once, under the first path in the agent's order."""
+    home_first = host.duplicates.same_file == "home-first"
+    rank = {root: (home_first and root not in home_roots, index) for index, root in enumerate(roots)}
+    by_file: dict[tuple[int, int], list[Found]] = {}
+    for found in files:
+        if not verdicts[found.path].loads:
+            continue
+        try:
+            target = os.stat(found.path)  # through the links: the file itself
+        except OSError:
+            continue
+        by_file.setdefault((target.st_dev, target.st_ino), []).append(found)
+    for copies in by_file.values():
+        if len(copies) < 2:
+            continue
+        copies.sort(key=lambda f: (rank.get(f.root, (True, len(rank))), f.path))
+        for found in copies[1:]:
+            verdicts[found.path] = Verdict(
+                SKIPPED, reason=f"skipped silently: this is the file {copies[0].path} is too (a link), and "
+                f"{host.label} lists one file once, under that path; remove the link if it is not needed")
 
 
 def _unstable(host: HostModel, name: str, copies: list[Found], verdicts: dict[str, Verdict]) -> None:
