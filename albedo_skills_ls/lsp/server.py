@@ -175,8 +175,19 @@ class AlbedoLanguageServer(LanguageServer):
             self.workspaces.rebuild()
         if new.enable and (old.discovery_key() != new.discovery_key() or not old.enable):
             self.workspaces.reload_all()  # new roots, or the disk may have changed while we were off
+        if old.inline_key() != new.inline_key():
+            self.refresh_inline_features()  # before the announcement below: a client waiting on it has both
         if old != new:
             self.refresh_diagnostics("settings")
+
+    def refresh_inline_features(self) -> None:
+        """Ask the clients that can (`workspace/codeLens/refresh`, `workspace/inlayHint/refresh`) to ask again
+        for the lenses and hints of their open documents: without it an editor shows the old figures until
+        the document changes. Clients without refresh support are sent nothing: they ask again on their own."""
+        if self.client.code_lens and self.client.code_lens_refresh:
+            self.workspace_code_lens_refresh(None)
+        if self.client.inlay_hints and self.client.inlay_hint_refresh:
+            self.workspace_inlay_hint_refresh(None)
 
     async def pull_configuration(self) -> None:
         if not self.client.configuration:

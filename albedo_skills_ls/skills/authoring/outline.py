@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..discovery import SKILL_FILE
-from ..frontmatter import Mapping, Scalar, Sequence, lines_of, opens_frontmatter, read_text
+from ..frontmatter import Entry, Mapping, Scalar, Sequence, lines_of, opens_frontmatter, read_text
 from ..markdown import prose_lines
 from ..model import Position, Range
 
@@ -71,16 +71,22 @@ def _fields(mapping: Mapping, lines: list[str]) -> list[OutlineItem]:
         else:
             assert isinstance(value, Sequence)
             detail, children = f"list of {len(value.items)}", ()
-        end = max(entry.key.range.end, value.range.end)
-        if end.character == 0 and end.line > entry.key.range.end.line and end.line - 1 < len(lines):
-            # a block value ends at the start of the next line: end the field on its own last line
-            end = Position(end.line - 1, len(lines[end.line - 1].rstrip("\r\n")))
         items.append(
-            OutlineItem(
-                entry.key.value or '""', detail, "field", Range(entry.key.range.start, end), entry.key.range, children
-            )
+            OutlineItem(entry.key.value or '""', detail, "field", field_range(entry, lines), entry.key.range, children)
         )
     return items
+
+
+def field_range(entry: Entry, lines: list[str]) -> Range:
+    """A frontmatter field from its key to the end of its value: `key: value`, or a block value's lines."""
+    return Range(entry.key.range.start, own_line_end(max(entry.key.range.end, entry.value.range.end), entry.key.range.end.line, lines))
+
+
+def own_line_end(end: Position, first_line: int, lines: list[str]) -> Position:
+    """A block node ends at the start of the line after it: end it on its own last line instead."""
+    if end.character == 0 and end.line > first_line and end.line - 1 < len(lines):
+        return Position(end.line - 1, len(lines[end.line - 1].rstrip("\r\n")))
+    return end
 
 
 
@@ -98,12 +104,13 @@ def outline(text: str, path: str = SKILL_FILE) -> list[OutlineItem]:
         return items  # unterminated: everything is frontmatter being written
     else:
         start = 0
-    items.extend(_headings(lines, start))
+    items.extend(headings(lines, start))
     return items
 
 
 
-def _headings(lines: list[str], start: int) -> list[OutlineItem]:
+def headings(lines: list[str], start: int) -> list[OutlineItem]:
+    """The headings from line `start`, nested by level, each ranging over its section."""
     found: list[tuple[int, int, str, int]] = []  # (line, level, title, title column)
     for number, line in prose_lines(lines, start):
         heading = atx_heading(line)
