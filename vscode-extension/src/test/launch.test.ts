@@ -185,7 +185,7 @@ describe('readSettings and initializationOptions', () => {
     // copilotSkillLocations is the extension's alone (nativeSkillLocations.ts), off by default.
     assert.equal(properties[`albedoSkills.${COPILOT_LOCATIONS_SETTING}`].default, false);
     const keys = Object.keys(properties).filter((key) => key.startsWith('albedoSkills.') && key !== `albedoSkills.${COPILOT_LOCATIONS_SETTING}`);
-    assert.equal(keys.length, 20);
+    assert.equal(keys.length, 21);
     for (const key of keys) {
       const value = key
         .slice('albedoSkills.'.length)
