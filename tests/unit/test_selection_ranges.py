@@ -142,3 +142,15 @@ def test_a_cursor_outside_the_text_is_held_at_its_end_and_an_empty_text_is_one_e
 def test_one_answer_per_cursor_in_order():
     found = selection_ranges(SKILL, [Position(24, 3), Position(1, 8), Position(14, 9)])
     assert [text_of(SKILL, ranges[0]) for ranges in found] == ["Notes", "demo-extra", "demo"]
+
+
+def test_each_field_of_a_long_frontmatter_and_each_item_of_a_list_answers_for_itself():
+    keys = [f"key{index}" for index in range(300)]
+    text = "---\n" + "".join(f"{key}: value{index}\n" for index, key in enumerate(keys)) + "tools:\n  - one\n  - two\n---\n"
+    cursors = [Position(line, 1) for line in range(1, 301)] + [Position(302, 5), Position(303, 5), Position(302, 2)]
+    found = selection_ranges(text, cursors)
+    assert [text_of(text, ranges[1]) for ranges in found[:300]] == [f"{key}: value{index}" for index, key in enumerate(keys)]
+    assert [text_of(text, where) for where in found[300][:3]] == ["one", "- one\n  - two", "tools:\n  - one\n  - two"]
+    assert [text_of(text, where) for where in found[301][:2]] == ["two", "- one\n  - two"]
+    # on the dash: no word, the list, then its field
+    assert [text_of(text, where) for where in found[302][:2]] == ["- one\n  - two", "tools:\n  - one\n  - two"]

@@ -24,7 +24,7 @@ from ..markdown import fenced_blocks
 from ..model import Position, Range
 from .outline import OutlineItem, headings, own_line_end
 
-_WORD_PUNCTUATION = "_-"  # a skill name (`demo-extra`) is one word
+_WORD_PUNCTUATION = "_-"  # a skill name (`demo-extra`) is one word; a dash at either end is not the word's
 _QUOTES = "\"'"
 _LEADING = " \t\ufeff"  # before a line's text: its indentation (and a BOM on the first line)
 
@@ -59,6 +59,11 @@ class _Document:
         self._flatten(headings(lines_of(text.removeprefix(BOM)), self.body_start), None)
         self.section_starts = [where.start.line for where, _parent in self.sections]
         self.blocks = self._blocks()
+        # computed once when a cursor first needs them: each cursor's answer then costs the depth of its ranges
+        self._words: dict[int, tuple[list[int], list[int]]] = {}  # a line's word starts and ends
+        self._starts: dict[int, list[Position]] = {}  # a mapping's keys' or a sequence's items' starts, by id
+        self._value_ends: dict[int, Position] = {}  # by the node's id
+        self._texts: dict[int, Range | None] = {}  # a line's text without its indentation
 
     def _flatten(self, items: Seq[OutlineItem], parent: int | None) -> None:
         for item in items:
@@ -109,6 +114,95 @@ class _Document:
     def line_end(self, line: int) -> Position:
         return Position(line, len(self.lines[line]))
 
+    def line_text(self, number: int) -> Range | None:
+        """The line without its indentation and trailing spaces; None for a blank line."""
+        if number not in self._texts:
+            line = self.lines[number]
+            start, end = len(line) - len(line.lstrip(_LEADING)), len(line.rstrip())
+            self._texts[number] = Range.of(number, start, number, end) if start < end else None
+        return self._texts[number]
+
+    def word(self, number: int, character: int) -> Range | None:
+        """The word under the cursor, or the one just before it (a cursor at a word's end)."""
+        if number not in self._words:
+            starts, ends = [], []
+            line = self.lines[number]
+            start = None
+            for at, character_at in enumerate(line + " "):
+                if _is_word(character_at):
+                    start = at if start is None else start
+                    continue
+                if start is not None:
+                    run = line[start:at]
+                    inner = run.strip("-")  # a dash starts a list or a YAML block, `--flag`: not the word's
+                    if inner:
+                        starts.append(start + run.index(inner))
+                        ends.append(starts[-1] + len(inner))
+                    start = None
+            self._words[number] = (starts, ends)
+        starts, ends = self._words[number]
+        at = bisect.bisect_right(starts, character) - 1  # the last word starting at or before the cursor
+        if at < 0 or ends[at] < character:
+            return None
+        return Range.of(number, starts[at], number, ends[at])
+
+    def nodes(self, node: Node, position: Position) -> list[Range]:
+        """The ranges of the fields and values holding `position`, outermost first (a mapping itself adds
+        none: its field does). Keys and items are in document order: the one holding `position` is the last
+        starting at or before it."""
+        if isinstance(node, Mapping):
+            entry = self._last_before(node, [entry.key for entry in node.entries], position)
+            if entry is None:
+                return []
+            key, value = node.entries[entry]
+            field = Range(key.range.start, max(key.range.end, self.value_end(value)))
+            if not _holds(field, position):
+                return []
+            return [field, *(self.nodes(value, position) if _holds(value.range, position) else [])]
+        if isinstance(node, Sequence):
+            whole = Range(node.range.start, self.value_end(node))
+            item = self._last_before(node, list(node.items), position)
+            if item is None or not _holds(node.items[item].range, position):
+                return [whole]
+            return [whole, *self.nodes(node.items[item], position)]
+        assert isinstance(node, Scalar)
+        where = Range(node.range.start, self.value_end(node))
+        quoted = where.start.line == where.end.line and where.end.character - where.start.character >= 2
+        text = self.lines[where.start.line] if where.start.line < len(self.lines) else ""
+        opening = text[where.start.character : where.start.character + 1]
+        if quoted and opening in _QUOTES and text[where.end.character - 1 : where.end.character] == opening:
+            inside = Range.of(where.start.line, where.start.character + 1, where.end.line, where.end.character - 1)
+            return [where, inside] if _holds(inside, position) else [where]
+        return [where]
+
+    def _last_before(self, parent: Node, children: list[Node], position: Position) -> int | None:
+        if id(parent) not in self._starts:
+            self._starts[id(parent)] = [child.range.start for child in children]
+        at = bisect.bisect_right(self._starts[id(parent)], position) - 1
+        return at if at >= 0 else None
+
+    def value_end(self, node: Node) -> Position:
+        """Where a value's text ends. A block value's range runs to the start of the next key's line, over
+        the blank lines and the comments before it: those are not the value's (a comment left of a list's or
+        a mapping's column is the enclosing mapping's). Inside a block scalar a `#` line is text: only blank
+        lines are left out. (The outline's field ranges keep them: a symbol's range need not be tight.)"""
+        if id(node) in self._value_ends:
+            return self._value_ends[id(node)]
+        lines = self.lines
+        where = node.range
+        end = own_line_end(where.end, where.start.line, lines)
+        column = None if isinstance(node, Scalar) else where.start.character
+        while end.line > where.start.line:
+            text = lines[end.line]
+            stripped = text.lstrip(" ")
+            comment = column is not None and stripped.startswith("#") and len(text) - len(stripped) < column
+            if stripped.strip() and not comment:
+                break
+            end = Position(end.line - 1, len(lines[end.line - 1]))
+        self._value_ends[id(node)] = end
+        return end
+
+
 def selection_ranges(text: str, positions: Seq[Position], *, frontmatter: bool = True) -> list[list[Range]]:
     """For each position, the ranges around it, smallest first (never empty: the document is the last)."""
     document = _Document(text, frontmatter)
@@ -120,7 +214,7 @@ def _chain(document: _Document, position: Position) -> list[Range]:
     line = min(max(position.line, 0), max(len(lines) - 1, 0))
     character = min(max(position.character, 0), len(lines[line]) if lines else 0)
     found: list[Range] = []
-    word = _word(lines[line] if lines else "", line, character)
+    word = document.word(line, character) if lines else None
     if word is not None:
         found.append(word)
     if document.frontmatter_end is not None and line <= document.frontmatter_end:
@@ -133,28 +227,12 @@ def _chain(document: _Document, position: Position) -> list[Range]:
     return _strictly_growing(found)
 
 
-def _word(line: str, number: int, character: int) -> Range | None:
-    """The word under the cursor, or the one just before it (a cursor at a word's end)."""
-    start = character
-    if not (start < len(line) and _is_word(line[start])):
-        if start > 0 and _is_word(line[start - 1]):
-            start -= 1
-        else:
-            return None
-    end = start
-    while start > 0 and _is_word(line[start - 1]):
-        start -= 1
-    while end < len(line) and _is_word(line[end]):
-        end += 1
-    return Range.of(number, start, number, end)
-
-
 def _frontmatter(document: _Document, position: Position) -> list[Range]:
     end = document.frontmatter_end
     assert end is not None
     found: list[Range] = []
     if isinstance(document.root, Mapping):
-        found += reversed(_nodes(document.root, position, document.lines))
+        found += reversed(document.nodes(document.root, position))
     if not found and 0 < position.line < end:  # a comment or a blank line between fields: the line
         found.append(Range(Position(position.line, 0), document.line_end(position.line)))
     if end > 1:
@@ -167,56 +245,11 @@ def _holds(where: Range, position: Position) -> bool:
     return where.start <= position <= where.end
 
 
-def _nodes(node: Node, position: Position, lines: list[str]) -> list[Range]:
-    """The ranges of the fields and values holding `position`, outermost first (a mapping itself adds none:
-    its field does)."""
-    if isinstance(node, Mapping):
-        for entry in node.entries:
-            field = Range(entry.key.range.start, max(entry.key.range.end, _value_end(entry.value, lines)))
-            if _holds(field, position):
-                inner = _nodes(entry.value, position, lines) if _holds(entry.value.range, position) else []
-                return [field, *inner]
-        return []
-    if isinstance(node, Sequence):
-        whole = Range(node.range.start, _value_end(node, lines))
-        for item in node.items:
-            if _holds(item.range, position):
-                return [whole, *_nodes(item, position, lines)]
-        return [whole]
-    assert isinstance(node, Scalar)
-    where = Range(node.range.start, _value_end(node, lines))
-    quoted = where.start.line == where.end.line and where.end.character - where.start.character >= 2
-    text = lines[where.start.line] if where.start.line < len(lines) else ""
-    opening = text[where.start.character : where.start.character + 1]
-    if quoted and opening in _QUOTES and text[where.end.character - 1 : where.end.character] == opening:
-        inside = Range.of(where.start.line, where.start.character + 1, where.end.line, where.end.character - 1)
-        return [where, inside] if _holds(inside, position) else [where]
-    return [where]
-
-
-def _value_end(node: Node, lines: list[str]) -> Position:
-    """Where a value's text ends. A block value's range runs to the start of the next key's line, over the
-    blank lines and the comments before it: those are not the value's (a comment left of a list's or a
-    mapping's column is the enclosing mapping's). Inside a block scalar a `#` line is text: only blank lines
-    are left out. (The outline's field ranges keep them: a symbol's range need not be tight.)"""
-    where = node.range
-    end = own_line_end(where.end, where.start.line, lines)
-    column = None if isinstance(node, Scalar) else where.start.character
-    while end.line > where.start.line:
-        text = lines[end.line]
-        stripped = text.lstrip(" ")
-        comment = column is not None and stripped.startswith("#") and len(text) - len(stripped) < column
-        if stripped.strip() and not comment:
-            break
-        end = Position(end.line - 1, len(lines[end.line - 1]))
-    return end
-
-
 def _body(document: _Document, line: int) -> list[Range]:
-    text = document.lines[line]
     found: list[Range] = []
-    if text.strip():
-        found.append(Range.of(line, len(text) - len(text.lstrip(_LEADING)), line, len(text.rstrip())))
+    text = document.line_text(line)
+    if text is not None:
+        found.append(text)
     block = document.blocks[line]
     if block is not None:
         found.append(Range(document.line_start(block[0]), document.line_end(block[1])))
