@@ -116,16 +116,17 @@ def headings(lines: list[str], start: int) -> list[OutlineItem]:
         heading = atx_heading(line)
         if heading:
             found.append((number, heading[0], heading[1], len(line)))
-    last_line = len(lines) - 1
+    # each section ends before the next heading of its level or higher, else at the last line: found in one
+    # pass with the headings still open (a search onward from each heading is quadratic in their number)
+    ends = [len(lines) - 1] * len(found)
+    open_sections: list[int] = []
+    for index, (line, level, _title, _width) in enumerate(found):
+        while open_sections and found[open_sections[-1]][1] >= level:
+            ends[open_sections.pop()] = line - 1
+        open_sections.append(index)
 
     def section_end(index: int) -> Position:
-        level = found[index][1]
-        end = last_line
-        for later in found[index + 1 :]:
-            if later[1] <= level:
-                end = later[0] - 1
-                break
-        end = max(end, found[index][0])
+        end = max(ends[index], found[index][0])
         return Position(end, len(lines[end].rstrip("\r\n")))
 
     def build(index: int) -> tuple[OutlineItem, int]:
