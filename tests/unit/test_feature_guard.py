@@ -41,5 +41,5 @@ def test_an_offered_feature_is_named_by_its_switch_and_its_client_flag():
         offer(server, "textDocument/foldingRange", "foldng")
     with pytest.raises(ValueError, match="'prepare_rename' must name a field of Settings"):
         offer(server, "textDocument/prepareRename", "prepare_rename")  # a client flag with no switch of its own
-    offer(server, "workspace/willRenameFiles", "rename", declared=lambda client: client.will_rename_files)
+    offer(server, "workspace/willRenameFiles", "rename", declared=lambda client: client.will_rename_files)(lambda ls, params: None)
     assert len(server.offered) == 2
