@@ -21,6 +21,7 @@ from . import (
     pygls_internals,
     references,
     rename,
+    selection_ranges,
     symbols,
     workspace_symbols,
 )
@@ -29,7 +30,7 @@ from .server import AlbedoLanguageServer
 # `lifecycle` first: it answers `initialize`, where the client's features are read before anything else
 # The editing features after `symbols` register at `initialize`, only for clients that declare them.
 FEATURES = (lifecycle, diagnostics, commands, completion, hover, actions, links, symbols) + (
-    references, rename, workspace_symbols, lens, inlay_hints, folding
+    references, rename, workspace_symbols, lens, inlay_hints, folding, selection_ranges
 )
 
 

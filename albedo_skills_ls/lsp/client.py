@@ -42,11 +42,12 @@ class ClientFeatures:
     references: bool = False
     workspace_symbols: bool = False
     code_lens: bool = False
-    code_lens_refresh: bool = False
+    code_lens_refresh: bool = False  # `workspace/codeLens/refresh` after a change of what the lenses say
     inlay_hints: bool = False
-    inlay_hint_refresh: bool = False
+    inlay_hint_refresh: bool = False  # `workspace/inlayHint/refresh`, likewise
+    # every fold is whole lines, so `lineFoldingOnly` changes nothing and is not read
     folding: bool = False
-    line_folding_only: bool = False
+    selection_ranges: bool = False  # `textDocument/selectionRange` (Expand Selection)
     # workspace
     configuration: bool = False  # `workspace/configuration`
     watcher_registration: bool = False  # dynamic registration of `workspace/didChangeWatchedFiles`
@@ -72,7 +73,6 @@ class ClientFeatures:
         watched = workspace.did_change_watched_files if workspace else None
         rename = text_document.rename if text_document else None
         operations = workspace.file_operations if workspace else None
-        folding = text_document.folding_range if text_document else None
 
         return cls(
             pull_diagnostics=bool(text_document and text_document.diagnostic and pulled is not None),
@@ -99,8 +99,8 @@ class ClientFeatures:
             code_lens_refresh=bool(workspace and workspace.code_lens and workspace.code_lens.refresh_support),
             inlay_hints=bool(text_document and text_document.inlay_hint is not None),
             inlay_hint_refresh=bool(workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support),
-            folding=folding is not None,
-            line_folding_only=bool(folding and folding.line_folding_only),
+            folding=bool(text_document and text_document.folding_range is not None),
+            selection_ranges=bool(text_document and text_document.selection_range is not None),
             configuration=bool(workspace and workspace.configuration),
             watcher_registration=bool(watched and watched.dynamic_registration),
             relative_watcher_patterns=bool(watched and watched.relative_pattern_support),

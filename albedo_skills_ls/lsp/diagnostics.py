@@ -33,7 +33,7 @@ def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: AlbedoLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
         path = _checked_path(ls, params.text_document.uri)
-        if path and not ls.pull_diagnostics and ls.settings.enable:
+        if path and not ls.client.pull_diagnostics and ls.settings.enable:
             ls.publish(path, ls.findings.for_file(path))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -56,7 +56,7 @@ def register(server: AlbedoLanguageServer) -> None:
         path = _skill_path(params.text_document.uri)
         if path is None and (closed := uri_to_path(params.text_document.uri)) in ls.delivered.published:
             path = closed  # a chat buffer (no longer open, so known by what it was sent): clear it
-        if path and not ls.pull_diagnostics:
+        if path and not ls.client.pull_diagnostics:
             # back to the disk's state as the snapshot knows it (nothing, for a file outside the roots)
             ls.publish(path, ls.findings.for_file(path))
 

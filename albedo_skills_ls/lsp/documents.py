@@ -11,6 +11,7 @@ error that names the feature, never with a crash (`isolated`).
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import functools
 import logging
@@ -24,6 +25,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 
 from ..skills.frontmatter import lines_of
 from ..skills.skill_file import SKILL_FILE
+from .client import ClientFeatures
 from .convert import LineSource, from_client_character, to_lsp_range
 from .settings import Settings
 from .uris import path_to_uri, uri_to_path
@@ -164,6 +166,64 @@ def by_kind(
     if document.kind == "chat" and chat is not None:
         return chat(document)
     return otherwise
+
+
+def offer(
+    server: Any,
+    method: str,
+    feature: str,
+    *,
+    kinds: tuple[Kind, ...] | None = ("skill",),
+    options: Callable[[ClientFeatures], Any] | None = None,
+    declared: Callable[[ClientFeatures], bool] | None = None,
+    after_discovery: bool = False,
+) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """The prologue every optional editor feature shares, written once. `feature` names both the client's
+    flag (`ClientFeatures.<feature>`, unless `declared` says otherwise) and the switch that turns it off
+    (`Settings.<feature>`): the decorated answer is registered for `method` at `initialize`, and only for a
+    client that declares the feature, so only those clients see it advertised (`options(ls.client)`: its
+    registration options). Each request is answered None while the extension or the feature's setting is
+    off; else the answer is called with the open buffer at the request's URI, `answer(ls, document, params)`,
+    when the buffer is one of `kinds` (None: a request that names no document, `answer(ls, params)`). An
+    answer `after_discovery` waits for the first catalog (a request sent while it is still being
+    discovered). Failures are `isolated`."""
+    switches = {setting.name for setting in dataclasses.fields(Settings)}
+    flags = {flag.name for flag in dataclasses.fields(ClientFeatures)}
+    if feature not in switches or (declared is None and feature not in flags):
+        raise ValueError(f"{feature!r} must name a field of Settings (and of ClientFeatures, unless `declared` is given)")
+    is_declared = declared or (lambda client: getattr(client, feature))
+
+    def decorate(answer: Callable[..., T]) -> Callable[..., T]:
+        @functools.wraps(answer)
+        def prologue(ls: Any, params: Any) -> Any:
+            if not ls.settings.enable or not getattr(ls.settings, feature):
+                return None
+            if kinds is None:
+                return answer(ls, params)
+            document = open_document(ls, params.text_document.uri)
+            if document is None or document.kind not in kinds:
+                return None
+            return answer(ls, document, params)
+
+        handler = waiting_for_discovery(isolated(prologue)) if after_discovery else isolated(prologue)
+
+        def register_if_declared(ls: Any) -> None:
+            if is_declared(ls.client):
+                ls.feature(method, options(ls.client) if options is not None else None)(handler)
+
+        server.offered.append(register_if_declared)
+        return answer
+
+    return decorate
+
+
+def waiting_for_discovery(handler: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(handler)
+    async def waiting(ls: Any, params: Any) -> Any:
+        await ls.ready.wait()
+        return handler(ls, params)
+
+    return waiting
 
 
 def isolated(handler: Callable[..., Any]) -> Callable[..., Any]:

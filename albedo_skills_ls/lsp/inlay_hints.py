@@ -8,21 +8,16 @@ from lsprotocol import types
 
 from ..skills.agent_figures import description_hint, hint_position
 from .convert import to_client_character
-from .documents import isolated, open_document
+from .documents import OpenDocument, offer
 from .server import AlbedoLanguageServer
 from .skill_buffer import agent_figures, skill_buffer
 
 
-def enable(server: AlbedoLanguageServer) -> None:
-    """Registered from `initialize` for clients that declare `textDocument.inlayHint`."""
-    if not server.client.inlay_hints:
-        return
-
-    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
-    @isolated
-    def inlay_hint(ls: AlbedoLanguageServer, params: types.InlayHintParams) -> list[types.InlayHint] | None:
-        buffer = skill_buffer(open_document(ls, params.text_document.uri))
-        if buffer is None or not ls.settings.inlay_hints or buffer.parsed.description is None:
+def register(server: AlbedoLanguageServer) -> None:
+    @offer(server, types.TEXT_DOCUMENT_INLAY_HINT, "inlay_hints", options=lambda client: types.InlayHintOptions(resolve_provider=False))
+    def inlay_hint(ls: AlbedoLanguageServer, document: OpenDocument, params: types.InlayHintParams) -> list[types.InlayHint] | None:
+        buffer = skill_buffer(document)
+        if buffer is None or buffer.parsed.description is None:
             return None
         where = hint_position(buffer.document.text, "description")
         if where is None or not params.range.start.line <= where[0] <= params.range.end.line:
@@ -31,7 +26,3 @@ def enable(server: AlbedoLanguageServer) -> None:
         position = types.Position(line=where[0], character=to_client_character(line, where[1], ls.encoding))
         label = description_hint(buffer.description_length, agent_figures(ls, buffer))
         return [types.InlayHint(position=position, label=label, padding_left=True)]
-
-
-def register(server: AlbedoLanguageServer) -> None:
-    server.offered.append(enable)

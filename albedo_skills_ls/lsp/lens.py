@@ -13,7 +13,7 @@ from lsprotocol import types
 
 from ..skills.agent_figures import lens_title
 from ..skills.mentions import target_at
-from .documents import isolated, open_document
+from .documents import OpenDocument, offer
 from .references import mentions_of, uses
 from .server import AlbedoLanguageServer
 from .skill_buffer import agent_figures, skill_buffer
@@ -21,18 +21,13 @@ from .skill_buffer import agent_figures, skill_buffer
 SHOW_REFERENCES = "albedoSkills.showReferences"
 
 
-def enable(server: AlbedoLanguageServer) -> None:
-    """Registered from `initialize` for clients that declare `textDocument.codeLens`."""
-    if not server.client.code_lens:
-        return
-
-    @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
-    @isolated
-    def code_lens(ls: AlbedoLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
-        buffer = skill_buffer(open_document(ls, params.text_document.uri))
-        if buffer is None or not ls.settings.code_lens or buffer.parsed.name_range is None:
+def register(server: AlbedoLanguageServer) -> None:
+    @offer(server, types.TEXT_DOCUMENT_CODE_LENS, "code_lens", options=lambda client: types.CodeLensOptions(resolve_provider=False))
+    def code_lens(ls: AlbedoLanguageServer, document: OpenDocument, params: types.CodeLensParams) -> list[types.CodeLens] | None:
+        buffer = skill_buffer(document)
+        if buffer is None or buffer.parsed.name_range is None:
             return None
-        document, name = buffer.document, buffer.parsed.name
+        name = buffer.parsed.name
         assert document.path is not None and name is not None
         where = document.to_lsp(buffer.parsed.name_range, ls.encoding)
         target = target_at(ls.workspaces.session_placing(document.path).snapshot, document.path, name)
@@ -48,7 +43,3 @@ def enable(server: AlbedoLanguageServer) -> None:
         if figures is not None:
             lenses.append(types.CodeLens(range=where, command=types.Command(title=lens_title(figures), command="")))
         return lenses
-
-
-def register(server: AlbedoLanguageServer) -> None:
-    server.offered.append(enable)

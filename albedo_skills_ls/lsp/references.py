@@ -17,7 +17,7 @@ from ..skills.mentions import Mention, Mentions, Target, find_mentions, target_a
 from ..skills.model import Range
 from ..skills.skill_file import SKILL_FILE
 from .convert import LineSource, to_lsp_range
-from .documents import OpenDocument, isolated, open_document
+from .documents import OpenDocument, offer, open_document
 from .server import AlbedoLanguageServer
 from .uris import path_to_uri
 
@@ -90,24 +90,12 @@ def uses(found: Mentions) -> list[Mention]:
     return [mention for mention in found.mentions if mention.kind != "name"]
 
 
-def enable(server: AlbedoLanguageServer) -> None:
-    """Registered from `initialize` for clients that declare `textDocument.references`."""
-    if not server.client.references:
-        return
-
-    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-    @isolated
-    def references(ls: AlbedoLanguageServer, params: types.ReferenceParams) -> list[types.Location] | None:
-        document = open_document(ls, params.text_document.uri)
-        if document is None or not ls.settings.references:
-            return None
+def register(server: AlbedoLanguageServer) -> None:
+    @offer(server, types.TEXT_DOCUMENT_REFERENCES, "references", kinds=("skill", "chat"))
+    def references(ls: AlbedoLanguageServer, document: OpenDocument, params: types.ReferenceParams) -> list[types.Location] | None:
         found = target_under(ls, document, params.position)
         if found is None:
             return None
         mentions = mentions_of(ls, found[0])
         chosen = mentions.mentions if params.context.include_declaration else uses(mentions)
         return [location(ls, mention) for mention in chosen]
-
-
-def register(server: AlbedoLanguageServer) -> None:
-    server.offered.append(enable)

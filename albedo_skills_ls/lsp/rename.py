@@ -25,7 +25,7 @@ from ..skills.skill_file import read_skill_text
 from .commands import RequestFailed
 from .convert import to_lsp_range
 from .uris import path_to_uri, uri_to_path
-from .documents import OpenDocument, isolated, open_document
+from .documents import OpenDocument, offer
 from .references import catalog_of, search_options, source, target_under
 from .server import AlbedoLanguageServer
 
@@ -150,59 +150,55 @@ def _plan(ls: AlbedoLanguageServer, target: Target, new_name: str) -> RenamePlan
     return plan
 
 
-def enable(server: AlbedoLanguageServer) -> None:
-    """Registered from `initialize` for clients that declare `textDocument.rename`; folder renames in the
-    file tree for clients that declare `workspace.fileOperations.willRename`."""
-    if server.client.rename:
-        _enable_rename(server)
-    if server.client.will_rename_files:
-        _enable_folder_rename(server)
-
-
-def _starting_point(ls: AlbedoLanguageServer, uri: str, position: types.Position) -> tuple[OpenDocument, Target, Range] | None:
-    """The open buffer and the skill named under the cursor, once it is known this client can take the edit."""
-    document = open_document(ls, uri)
-    if document is None or not ls.settings.rename:
-        return None
+def _starting_point(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> tuple[Target, Range] | None:
+    """The skill named under the cursor, once it is known this client can take the edit."""
     found = target_under(ls, document, position)
     if found is None:
         return None
     _refuse_without_file_operations(ls, found[0].name)
-    return document, found[0], found[1]
+    return found
 
 
-def _enable_rename(server: AlbedoLanguageServer) -> None:
-    options = types.RenameOptions(prepare_provider=server.client.prepare_rename)
-
-    @server.feature(types.TEXT_DOCUMENT_RENAME, options)
-    @isolated
-    def rename(ls: AlbedoLanguageServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
-        start = _starting_point(ls, params.text_document.uri, params.position)
+def _offer_rename(server: AlbedoLanguageServer) -> None:
+    @offer(
+        server,
+        types.TEXT_DOCUMENT_RENAME,
+        "rename",
+        kinds=("skill", "chat"),
+        options=lambda client: types.RenameOptions(prepare_provider=client.prepare_rename),
+    )
+    def rename(ls: AlbedoLanguageServer, document: OpenDocument, params: types.RenameParams) -> types.WorkspaceEdit | None:
+        start = _starting_point(ls, document, params.position)
         if start is None:
             return None
-        plan = _plan(ls, start[1], params.new_name.strip().removeprefix("/"))
+        plan = _plan(ls, start[0], params.new_name.strip().removeprefix("/"))
         tell_what_is_left(ls, plan)
         folder = next(rename for rename in plan.renames if rename.kind == "folder")
         _SENT_FOLDER_RENAMES.setdefault(id(ls), set()).add((folder.old, folder.new))
         return workspace_edit(ls, plan)
 
-    if not server.client.prepare_rename:
-        return
-
-    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
-    @isolated
-    def prepare_rename(ls: AlbedoLanguageServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder | None:
-        start = _starting_point(ls, params.text_document.uri, params.position)
+    @offer(
+        server,
+        types.TEXT_DOCUMENT_PREPARE_RENAME,
+        "rename",
+        kinds=("skill", "chat"),
+        declared=lambda client: client.rename and client.prepare_rename,
+    )
+    def prepare_rename(
+        ls: AlbedoLanguageServer, document: OpenDocument, params: types.PrepareRenameParams
+    ) -> types.PrepareRenamePlaceholder | None:
+        start = _starting_point(ls, document, params.position)
         if start is None:
             return None
-        document, target, where = start
+        target, where = start
         return types.PrepareRenamePlaceholder(range=document.to_lsp(where, ls.encoding), placeholder=target.name)
 
 
 _SKILL_FOLDERS = "**/{.albedo,.agents}/skills/*"
 
 
-def _enable_folder_rename(server: AlbedoLanguageServer) -> None:
+def _offer_folder_rename(server: AlbedoLanguageServer) -> None:
+    """Folder renames in the file tree, for clients that declare `workspace.fileOperations.willRename`."""
     options = types.FileOperationRegistrationOptions(
         filters=[
             types.FileOperationFilter(
@@ -211,11 +207,15 @@ def _enable_folder_rename(server: AlbedoLanguageServer) -> None:
         ]
     )
 
-    @server.feature(types.WORKSPACE_WILL_RENAME_FILES, options)
-    @isolated
+    @offer(
+        server,
+        types.WORKSPACE_WILL_RENAME_FILES,
+        "rename",
+        kinds=None,
+        options=lambda client: options,
+        declared=lambda client: client.will_rename_files,
+    )
     def will_rename_files(ls: AlbedoLanguageServer, params: types.RenameFilesParams) -> types.WorkspaceEdit | None:
-        if not ls.settings.enable or not ls.settings.rename:
-            return None
         for renamed in params.files:
             old, new = uri_to_path(renamed.old_uri), uri_to_path(renamed.new_uri)
             if old is None or new is None:
@@ -242,4 +242,5 @@ def _enable_folder_rename(server: AlbedoLanguageServer) -> None:
 
 
 def register(server: AlbedoLanguageServer) -> None:
-    server.offered.append(enable)
+    _offer_rename(server)
+    _offer_folder_rename(server)

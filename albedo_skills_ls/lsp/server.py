@@ -69,10 +69,6 @@ class AlbedoLanguageServer(LanguageServer):
     def encoding(self) -> str:
         return self.client.position_encoding
 
-    @property
-    def pull_diagnostics(self) -> bool:
-        return self.client.pull_diagnostics
-
     def folder_paths(self) -> list[str | None]:
         """Workspace folders in the client's order; with none, one session over the user roots alone."""
         paths = [uri_to_path(folder.uri) for folder in self.workspace.folders.values()]
@@ -127,7 +123,7 @@ class AlbedoLanguageServer(LanguageServer):
         pull; then announce `albedoSkills/catalogChanged`, after every diagnostic it implies was sent.
         "What changed" is what the client would receive, not the engine's values (`delivery`)."""
         self.findings.clear()
-        if self.pull_diagnostics:
+        if self.client.pull_diagnostics:
             if self.client.diagnostic_refresh:
                 self.workspace_diagnostic_refresh(None)
         else:
@@ -144,7 +140,7 @@ class AlbedoLanguageServer(LanguageServer):
 
     def schedule_live_check(self, path: str) -> None:
         """Re-check an edited buffer once typing pauses (push clients; pull clients ask by themselves)."""
-        if self.pull_diagnostics:
+        if self.client.pull_diagnostics:
             return
         timer = self._live_timers.pop(path, None)
         if timer is not None:
@@ -175,8 +171,18 @@ class AlbedoLanguageServer(LanguageServer):
             self.workspaces.rebuild()
         if new.enable and (old.discovery_key() != new.discovery_key() or not old.enable):
             self.workspaces.reload_all()  # new roots, or the disk may have changed while we were off
+        if old.inline_key() != new.inline_key():
+            self.refresh_inline_features()  # before the announcement below: a client waiting on it has both
         if old != new:
             self.refresh_diagnostics("settings")
+
+    def refresh_inline_features(self) -> None:
+        """An editor shows old lenses and hints until the document changes, or until asked to ask again (only
+        clients that declared refresh support are asked; the others ask again on their own)."""
+        if self.client.code_lens and self.client.code_lens_refresh:
+            self.workspace_code_lens_refresh(None)
+        if self.client.inlay_hints and self.client.inlay_hint_refresh:
+            self.workspace_inlay_hint_refresh(None)
 
     async def pull_configuration(self) -> None:
         if not self.client.configuration:

@@ -50,11 +50,17 @@ class Settings:
     code_lens: bool = True
     inlay_hints: bool = True
     folding: bool = True
+    selection_ranges: bool = True
     problems: tuple[str, ...] = field(default=(), compare=False)
 
     def discovery_key(self) -> tuple[Any, ...]:
         """The settings that change what discovery finds: a change to any of them means a reload."""
         return (self.user_roots, self.home, self.builtin_commands)
+
+    def inline_key(self) -> tuple[Any, ...]:
+        """The settings a code lens or an inlay hint reads: the switches, the chosen agents (their figures),
+        and what finds the skills and their mentions (the counts)."""
+        return (self.enable, self.code_lens, self.inlay_hints, self.hosts, self.chat_file_patterns, self.discovery_key())
 
     def home_folder(self) -> str:
         """The home whose user roots are read: the `home` setting, else the process's home directory."""
@@ -164,6 +170,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("codeLens", "code_lens", _bool, {"type": "boolean"}),
         Setting("inlayHints", "inlay_hints", _bool, {"type": "boolean"}),
         Setting("folding", "folding", _bool, {"type": "boolean"}),
+        Setting("selectionRanges", "selection_ranges", _bool, {"type": "boolean"}),
     )
 }
 

@@ -9,28 +9,20 @@ from lsprotocol import types
 from ..skills.workspace_symbols import find_symbols
 from .convert import LineSource, to_lsp_range
 from .uris import path_to_uri
-from .documents import isolated
+from .documents import offer
 from .server import AlbedoLanguageServer
 
 
-def enable(server: AlbedoLanguageServer) -> None:
-    """Registered from `initialize` for clients that declare `workspace.symbol`."""
-    if not server.client.workspace_symbols:
-        return
-
-    @server.feature(types.WORKSPACE_SYMBOL)
-    async def workspace_symbol(ls: AlbedoLanguageServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation] | None:
-        # VS Code asks as soon as Go to Symbol in Workspace opens, often while the first discovery still runs;
-        # an empty answer then reads "No matching workspace symbols" and is not asked again until the query
-        # changes. So the answer waits for the catalog, as the commands do.
-        await ls.ready.wait()
+def register(server: AlbedoLanguageServer) -> None:
+    # VS Code asks as soon as Go to Symbol in Workspace opens, often while the first discovery still runs; an
+    # empty answer then reads "No matching workspace symbols" and is not asked again until the query changes.
+    # So the answer waits for the catalog, as the commands do.
+    @offer(server, types.WORKSPACE_SYMBOL, "workspace_symbols", kinds=None, after_discovery=True)
+    def workspace_symbol(ls: AlbedoLanguageServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
         return symbols_of(ls, params.query)
 
 
-@isolated
-def symbols_of(ls: AlbedoLanguageServer, query: str) -> list[types.SymbolInformation] | None:
-    if not ls.settings.enable or not ls.settings.workspace_symbols:
-        return None
+def symbols_of(ls: AlbedoLanguageServer, query: str) -> list[types.SymbolInformation]:
     found = []
     for symbol in find_symbols([session.snapshot for session in ls.workspaces.sessions], query):
         opened = ls.open_text(symbol.path)
@@ -46,7 +38,3 @@ def symbols_of(ls: AlbedoLanguageServer, query: str) -> list[types.SymbolInforma
             )
         )
     return found
-
-
-def register(server: AlbedoLanguageServer) -> None:
-    server.offered.append(enable)

@@ -88,6 +88,24 @@ def _add_lines_holding(text: str, offset: int, limit: int, strings: Iterable[str
             at = find(string, end, limit)
 
 
+def fenced_blocks(lines: list[str], start: int = 0) -> list[tuple[int, int]]:
+    """(first line, last line) of every fenced code block from `start`, its fence lines included; a fence
+    left open runs to the last line."""
+    blocks: list[tuple[int, int]] = []
+    fence: str | None = None
+    opened = 0
+    for number in range(start, len(lines)):
+        before = fence
+        fence, _prose = _fence_after(fence, lines[number].rstrip("\r\n"))
+        if before is None and fence is not None:
+            opened = number
+        elif before is not None and fence is None:
+            blocks.append((opened, number))
+    if fence is not None:
+        blocks.append((opened, len(lines) - 1))
+    return blocks
+
+
 def fenced_lines(lines: list[str]) -> set[int]:
     """Line numbers inside fenced code blocks, the fence lines included."""
     prose = {number for number, _line in prose_lines(lines)}

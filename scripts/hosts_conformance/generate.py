@@ -19,8 +19,8 @@ from __future__ import annotations
 import os
 import random
 import subprocess
-from typing import NamedTuple
 
+from .case import GeneratedCase
 from .fixture import HOME, PROJECT
 
 # Roots a skill is written in, with their weights: the roots most agents share are drawn most often.
@@ -45,17 +45,6 @@ VALUE_KINDS = (
 )
 LENGTHS = (("short", 12), ("limit-1", 1), ("limit", 1), ("limit+1", 1), ("utf16-limit", 1), ("long", 1))
 UNICODE = ("", "", "", "", " café", " 日本語", " 😀", " Ünïcödé", " 𝔘𝔫𝔦")
-
-
-class GeneratedCase(NamedTuple):
-    path: str  # relative to the tree's base, the file as seen through its root
-    text: str
-    features: tuple[str, ...]  # what was drawn: "description=colon", "crlf", "name-length=limit", ...
-    link: str | None = None  # written as a symbolic link to this target (relative to its folder), not a file
-
-    @property
-    def why(self) -> str:
-        return ", ".join(self.features)
 
 
 def _pick(rng: random.Random, weighted: tuple[tuple[str, int], ...]) -> str:
@@ -235,7 +224,7 @@ def cases(seed: int, count: int) -> list[GeneratedCase]:
 def build(base: str, seed: int, count: int, shape: str = "random") -> list[GeneratedCase]:
     """Write the tree under `base` (an empty folder); `base/project` is a git repository with one commit.
     `shape`: "random" (`cases`), or one of the focused shapes of `shapes.py`."""
-    from .shapes import SHAPES  # shapes.py builds on this module's GeneratedCase
+    from .shapes import SHAPES  # imported here: the random cases need none of the focused shapes
 
     return _written(base, cases(seed, count) if shape == "random" else SHAPES[shape](seed, count))
 

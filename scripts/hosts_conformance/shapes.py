@@ -21,7 +21,7 @@ import os
 import random
 
 from .fixture import ELSEWHERE, HOME, PROJECT
-from .generate import GeneratedCase
+from .case import GeneratedCase
 
 # --- retry -----------------------------------------------------------------------------------------------
 

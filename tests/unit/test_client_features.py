@@ -109,6 +109,8 @@ VSCODE = {
         "codeLens": {},
         "inlayHint": {},
         "foldingRange": {"lineFoldingOnly": True},
+        # vscode-languageclient's SelectionRangeFeature (lib/common/selectionRange.js, read in its source)
+        "selectionRange": {"dynamicRegistration": True},
     },
 }
 VSCODE["workspace"]["workspaceEdit"]["changeAnnotationSupport"] = {"groupsOnLabel": True}
@@ -159,7 +161,7 @@ def test_neovim_011_renames_files_without_declaring_document_changes():
     assert (found.rename, found.prepare_rename, found.rename_files, found.references, found.workspace_symbols) == (
         True, True, True, True, True)
     assert (found.code_lens, found.code_lens_refresh, found.inlay_hints, found.inlay_hint_refresh) == (True, False, True, True)
-    assert (found.folding, found.line_folding_only, found.change_annotations, found.will_rename_files) == (True, True, False, False)
+    assert (found.folding, found.selection_ranges, found.change_annotations, found.will_rename_files) == (True, False, False, False)
 
 
 @pytest.mark.parametrize(("version", "renames"), [("0.7.2", False), ("0.10.4", False), ("0.11.0", True), ("0.11.4", True),
@@ -200,7 +202,7 @@ def test_vscode_pulls_and_has_everything():
         inlay_hints=True,
         inlay_hint_refresh=True,
         folding=True,
-        line_folding_only=True,
+        selection_ranges=True,
         configuration=True,
         watcher_registration=True,
         relative_watcher_patterns=True,

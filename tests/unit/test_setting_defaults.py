@@ -49,7 +49,7 @@ def disagreements(properties: dict) -> list[str]:
 def test_package_json_declares_the_servers_settings_as_the_server_does():
     properties = properties_of(json.loads(PACKAGE.read_text(encoding="utf-8")))
     assert disagreements(properties) == []
-    assert len(SETTINGS) == 17
+    assert len(SETTINGS) == 18
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,7 @@ export interface ServerSettings {
   codeLens: boolean;
   inlayHints: boolean;
   folding: boolean;
+  selectionRanges: boolean;
 }
 
 /** The server's settings plus the ones only the extension reads (how to start the server). */
@@ -60,6 +61,7 @@ export function defaultSettings(): ExtensionSettings {
     codeLens: true,
     inlayHints: true,
     folding: true,
+    selectionRanges: true,
     server: { path: [], pythonPath: '' },
   };
 }
@@ -83,6 +85,7 @@ export const SETTING_KEYS = [
   'codeLens',
   'inlayHints',
   'folding',
+  'selectionRanges',
   'server.path',
   'server.pythonPath',
 ] as const;
@@ -166,6 +169,7 @@ export function readSettings(raw: unknown): ReadSettings {
   settings.codeLens = take('codeLens', isBoolean, 'true or false') ?? settings.codeLens;
   settings.inlayHints = take('inlayHints', isBoolean, 'true or false') ?? settings.inlayHints;
   settings.folding = take('folding', isBoolean, 'true or false') ?? settings.folding;
+  settings.selectionRanges = take('selectionRanges', isBoolean, 'true or false') ?? settings.selectionRanges;
   settings.server.path =
     take('server.path', isNames, 'a list of non-empty strings (the command and its arguments)') ??
     settings.server.path;

@@ -10,7 +10,7 @@ from ..frontmatter import lines_of, opens_frontmatter, read_text
 from ..markdown import prose_lines
 from ..model import Position, Range
 from ..skill_file import SKILL_FILE
-from ..yamltree import Mapping, Scalar, Sequence
+from ..yamltree import Entry, Mapping, Scalar, Sequence
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,16 +72,22 @@ def _fields(mapping: Mapping, lines: list[str]) -> list[OutlineItem]:
         else:
             assert isinstance(value, Sequence)
             detail, children = f"list of {len(value.items)}", ()
-        end = max(entry.key.range.end, value.range.end)
-        if end.character == 0 and end.line > entry.key.range.end.line and end.line - 1 < len(lines):
-            # a block value ends at the start of the next line: end the field on its own last line
-            end = Position(end.line - 1, len(lines[end.line - 1].rstrip("\r\n")))
         items.append(
-            OutlineItem(
-                entry.key.value or '""', detail, "field", Range(entry.key.range.start, end), entry.key.range, children
-            )
+            OutlineItem(entry.key.value or '""', detail, "field", field_range(entry, lines), entry.key.range, children)
         )
     return items
+
+
+def field_range(entry: Entry, lines: list[str]) -> Range:
+    """A frontmatter field from its key to the end of its value: `key: value`, or a block value's lines."""
+    return Range(entry.key.range.start, own_line_end(max(entry.key.range.end, entry.value.range.end), entry.key.range.end.line, lines))
+
+
+def own_line_end(end: Position, first_line: int, lines: list[str]) -> Position:
+    """A block node ends at the start of the line after it: end it on its own last line instead."""
+    if end.character == 0 and end.line > first_line and end.line - 1 < len(lines):
+        return Position(end.line - 1, len(lines[end.line - 1].rstrip("\r\n")))
+    return end
 
 
 
@@ -99,27 +105,29 @@ def outline(text: str, path: str = SKILL_FILE) -> list[OutlineItem]:
         return items  # unterminated: everything is frontmatter being written
     else:
         start = 0
-    items.extend(_headings(lines, start))
+    items.extend(headings(lines, start))
     return items
 
 
 
-def _headings(lines: list[str], start: int) -> list[OutlineItem]:
+def headings(lines: list[str], start: int) -> list[OutlineItem]:
+    """The headings from line `start`, nested by level, each ranging over its section."""
     found: list[tuple[int, int, str, int]] = []  # (line, level, title, title column)
     for number, line in prose_lines(lines, start):
         heading = atx_heading(line)
         if heading:
             found.append((number, heading[0], heading[1], len(line)))
-    last_line = len(lines) - 1
+    # each section ends before the next heading of its level or higher, else at the last line: found in one
+    # pass with the headings still open (a search onward from each heading is quadratic in their number)
+    ends = [len(lines) - 1] * len(found)
+    open_sections: list[int] = []
+    for index, (line, level, _title, _width) in enumerate(found):
+        while open_sections and found[open_sections[-1]][1] >= level:
+            ends[open_sections.pop()] = line - 1
+        open_sections.append(index)
 
     def section_end(index: int) -> Position:
-        level = found[index][1]
-        end = last_line
-        for later in found[index + 1 :]:
-            if later[1] <= level:
-                end = later[0] - 1
-                break
-        end = max(end, found[index][0])
+        end = max(ends[index], found[index][0])
         return Position(end, len(lines[end].rstrip("\r\n")))
 
     def build(index: int) -> tuple[OutlineItem, int]:

@@ -213,6 +213,6 @@ describe('initializationOptionsAsWritten', () => {
     assert.equal(albedoSkills.logLevel, 'loud');
     assert.deepEqual(albedoSkills.chat, { languageIds: ['my-chat'], filePatterns: ['*.chat.md'] });
     assert.equal('server' in albedoSkills, false);
-    assert.deepEqual(Object.keys(albedoSkills).sort(), ['autoReload', 'builtinCommands', 'chat', 'codeLens', 'enable', 'folding', 'home', 'hosts', 'inlayHints', 'logLevel', 'references', 'rename', 'security', 'userRoots', 'workspaceSymbols']);
+    assert.deepEqual(Object.keys(albedoSkills).sort(), ['autoReload', 'builtinCommands', 'chat', 'codeLens', 'enable', 'folding', 'home', 'hosts', 'inlayHints', 'logLevel', 'references', 'rename', 'security', 'selectionRanges', 'userRoots', 'workspaceSymbols']);
   });
 });

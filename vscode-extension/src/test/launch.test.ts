@@ -185,7 +185,7 @@ describe('readSettings and initializationOptions', () => {
     // copilotSkillLocations is the extension's alone (nativeSkillLocations.ts), off by default.
     assert.equal(properties[`albedoSkills.${COPILOT_LOCATIONS_SETTING}`].default, false);
     const keys = Object.keys(properties).filter((key) => key.startsWith('albedoSkills.') && key !== `albedoSkills.${COPILOT_LOCATIONS_SETTING}`);
-    assert.equal(keys.length, 20);
+    assert.equal(keys.length, 21);
     for (const key of keys) {
       const value = key
         .slice('albedoSkills.'.length)
@@ -232,6 +232,7 @@ describe('readSettings and initializationOptions', () => {
       codeLens: false,
       inlayHints: false,
       folding: false,
+      selectionRanges: false,
       server: { path: ['ls', '-v'], pythonPath: '/py' },
     });
     assert.deepEqual(problems, []);
@@ -251,6 +252,7 @@ describe('readSettings and initializationOptions', () => {
       codeLens: false,
       inlayHints: false,
       folding: false,
+      selectionRanges: false,
       server: { path: ['ls', '-v'], pythonPath: '/py' },
     });
   });
@@ -280,6 +282,7 @@ describe('readSettings and initializationOptions', () => {
       codeLens: 'off',
       inlayHints: 'off',
       folding: 'off',
+      selectionRanges: 'off',
       server: { path: '/usr/bin/albedo-skills-ls', pythonPath: false },
     });
     assert.deepEqual(settings, defaultSettings());
@@ -340,6 +343,7 @@ describe('readSettings and initializationOptions', () => {
       codeLens: true,
       inlayHints: true,
       folding: true,
+      selectionRanges: true,
     });
     // A copy: the options sent to the server do not share arrays with the settings.
     options.albedoSkills.builtinCommands.push('mutated');
