@@ -77,7 +77,8 @@ function finishRename(folder, old, name) {
 async function applyRefactorPreview(page, firstRow) {
   const panel = page.locator('.bulk-edit-panel');
   await panel.locator('.monaco-list-row', { hasText: firstRow }).first().waitFor();
-  const unchecked = panel.locator('.monaco-list-row[aria-level="1"] .edit-checkbox:not(.checked)');
+  // 1.139 draws a toggle (`.checked` when on), 1.96 a native checkbox (`:checked`)
+  const unchecked = panel.locator('.monaco-list-row[aria-level="1"] .edit-checkbox:not(.checked):not(:checked)');
   for (let left = await unchecked.count(); left > 0; left = await unchecked.count()) {
     await unchecked.first().click();
   }
