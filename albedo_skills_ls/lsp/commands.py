@@ -25,7 +25,15 @@ from .uris import uri_to_path
 
 REQUEST_FAILED = -32803  # LSP ErrorCodes.RequestFailed
 
-COMMANDS = ("skills.read", "skills.resources", "commands.catalog", "commands.invoke", "skills.reload", "skills.prompt")
+COMMANDS = (
+    "skills.read",
+    "skills.resources",
+    "commands.catalog",
+    "commands.invoke",
+    "skills.reload",
+    "skills.prompt",
+    "skills.refused",
+)
 
 
 log = logging.getLogger("albedo_skills_ls")
@@ -132,6 +140,12 @@ def register(server: AlbedoLanguageServer) -> None:
     def commands_catalog(ls: AlbedoLanguageServer, *args: Any) -> list[dict[str, Any]]:
         (folder,) = _arguments(args, ("folder",), 0)
         return activation.command_catalog(_session(ls, folder).snapshot)
+
+    @server.command("skills.refused")
+    @_route
+    def skills_refused(ls: AlbedoLanguageServer, *args: Any) -> list[dict[str, Any]]:
+        (folder,) = _arguments(args, ("folder",), 0)
+        return activation.refused_skills(_session(ls, folder).snapshot)
 
     @server.command("skills.prompt")
     @_route

@@ -20,6 +20,8 @@ The protocol's fixes (`AlbedoProtocol`):
 - Before `initialize`, a request is answered with ServerNotInitialized (-32002) and a notification other
   than `exit` is dropped, as the protocol says, instead of reaching handlers that wait for a first
   discovery that has not started (the request was held forever).
+- A `didChange` of a document that is not open is dropped with a log line instead of raising KeyError
+  (shown to the person as "Error in server").
 - What is sent holds no lone surrogate, and what is logged is its size, never its body (`_send_data`).
 
 The transport's hooks (`transport.py` reads frames itself, strictly): pygls's `shutdown()` ends the input
@@ -35,6 +37,7 @@ import json
 import logging
 import re
 import threading
+from urllib.parse import unquote
 from concurrent.futures import Future
 from typing import Any, Generator
 
@@ -137,6 +140,17 @@ class AlbedoProtocol(LanguageServerProtocol):
         self._shutdown = True
         return None
 
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
+        """pygls's `didChange`, for open documents only. VS Code 1.139.1 (code-server, a skill's folder renamed
+        in the Explorer while its SKILL.md was open and edited by the rename) sent a change of a document it
+        had not opened there: pygls raised KeyError and the editor showed "Error in server". Such a change is
+        logged and dropped; the document's didOpen brings its whole text."""
+        if unquote(params.text_document.uri) not in self.workspace.text_documents:
+            log.info("didChange of a document that is not open, dropped: %s", params.text_document.uri)
+            return
+        yield from super().lsp_text_document__did_change(params)
+
     def _send_data(self, data: Any) -> None:
         """pygls's `_send_data`, with two differences: lone surrogates (names that are not UTF-8, read with
         surrogate escapes) are shown as `\\xff`-style escapes instead of reaching the editor as invalid
@@ -197,6 +211,7 @@ PRIVATE_METHODS = (
     (JsonRPCProtocol, "_send_response"),
     (JsonRPCProtocol, "_serialize_message"),
     (LanguageServerProtocol, "lsp_shutdown"),
+    (LanguageServerProtocol, "lsp_text_document__did_change"),
 )
 PROTOCOL_ATTRIBUTES = ("_request_futures", "_shutdown", "_include_headers", "_server")
 SERVER_ATTRIBUTES = ("_stop_event", "_server")

@@ -1,4 +1,4 @@
-"""Activation: `commands.catalog` and `commands.invoke` (docs/design.md#5-commands).
+"""Activation: `commands.catalog`, `skills.refused` and `commands.invoke` (docs/design.md#5-commands).
 
 Everything reads one `Catalog` passed in by the caller, so a request that races a reload is answered from
 one snapshot. Invoking a skill re-reads its `SKILL.md` and refuses when its identity changed since that
@@ -14,7 +14,8 @@ from typing import Any, Callable
 from .confinement import confined_folder
 from .errors import InvalidArguments, Refused, require_unicode
 from .frontmatter import read_text
-from .model import Catalog, CommandArgument, CommandEntry, Skill
+from .catalog import placement
+from .model import ERROR, Catalog, CommandArgument, CommandEntry, Skill
 from .rules import check_frontmatter
 from .skill_file import SKILL_FILE, read_skill_bytes
 
@@ -72,6 +73,26 @@ def command_entries(catalog: Catalog) -> tuple[CommandEntry, ...]:
 def command_catalog(catalog: Catalog) -> list[dict[str, Any]]:
     """`commands.catalog` as JSON (the server route and `albedo-skills commands`)."""
     return list(map(CommandEntry.to_json, command_entries(catalog)))
+
+
+def refused_skills(catalog: Catalog) -> list[dict[str, Any]]:
+    """The skill folders of the snapshot that hold a `SKILL.md` with an error and are not in the catalog, in
+    root precedence order then by folder: `{name, path, scope, code, reason}`, `name` being the folder's (what
+    other agents list it as) and `reason` the first error's message. A copy hidden by a collision without an
+    error of its own is not refused: it is hidden. From the same snapshot as `commands.catalog`, so a menu
+    built from both agrees with itself whatever diagnostics the editor has been sent so far."""
+    in_catalog = {skill.path for skill in catalog.skills}
+    refused = []
+    for path, found in catalog.file_diagnostics.items():
+        where = placement(catalog, path)
+        errors = [d for d in found if d.severity == ERROR]
+        if where is None or path in in_catalog or not errors:
+            continue
+        first = min(errors, key=lambda d: d.sort_key)
+        refused.append((where.root_index, where.folder_name, {
+            "name": where.folder_name, "path": path, "scope": where.scope, "code": first.code, "reason": first.message,
+        }))
+    return [entry for _index, _folder, entry in sorted(refused, key=lambda item: item[:2])]
 
 
 def resolve(catalog: Catalog, command: str) -> Skill | str:

@@ -24,7 +24,7 @@ from .harness import valid, write_skill
 
 INVALID_PARAMS = -32602
 REQUEST_FAILED = -32803
-COMMANDS = {"commands.catalog", "commands.invoke", "skills.resources", "skills.read", "skills.reload", "skills.prompt"}
+COMMANDS = {"commands.catalog", "commands.invoke", "skills.resources", "skills.read", "skills.reload", "skills.prompt", "skills.refused"}
 DEMO_BODY = "# Demo\n\nMerge the files the user names.\n\u00e9t\u00e9 \U0001F600\n"
 
 
@@ -76,6 +76,36 @@ async def test_catalog(servers, tmp_path):
         assert entry["arguments"][0]["type"] == "string" and entry["arguments"][0]["required"] is False
     assert catalog[3]["description"] == "Merge files."
     assert catalog[5]["scope"] == "user"
+
+
+async def test_refused_lists_the_skill_folders_an_error_keeps_out_of_the_catalog(servers, tmp_path):
+    """What a `/` menu warns about, from the snapshot `commands.catalog` reads (not from the diagnostics the
+    editor has been sent so far): a folder whose SKILL.md has an error, by its folder's name, with the first
+    error. A hidden copy without an error, a valid skill, and a folder without SKILL.md are not in it."""
+    ws, home, paths = make_tree(tmp_path)
+    both = write_skill(ws / ".agents/skills", "both", valid("bar", "Its name is not its folder."))
+    broken = write_skill(ws / ".agents/skills", "broken", "name: broken")  # no description
+    write_skill(ws / ".agents/skills", "demo", valid("demo", "A hidden copy, .albedo/skills wins."))
+    (ws / ".agents/skills/empty").mkdir()
+    mine = write_skill(home / ".albedo/skills", "mine", valid("theirs", "A user skill with the wrong name."))
+    session = await servers([ws], home)
+    answer = await session.command("skills.refused")
+    assert [(entry["name"], entry["path"], entry["scope"], entry["code"]) for entry in answer] == [
+        ("both", str(both), "workspace", "name-mismatch"),
+        ("broken", str(broken), "workspace", "description-missing"),
+        ("mine", str(mine), "user", "name-mismatch"),
+    ]  # the roots' precedence (.albedo/skills, .agents/skills, then the user's), then the folders' names
+    assert set(answer[0]) == {"name", "path", "scope", "code", "reason"}
+    assert "`bar`" in answer[0]["reason"] and "`both`" in answer[0]["reason"]
+    assert {entry["name"] for entry in await session.command("commands.catalog") if entry["kind"] == "skill"} == {"demo", "model", "zeta"}
+
+    # fixed on disk: refused until the snapshot is rebuilt, then gone (the catalog and this list change together)
+    both.write_text(f"---\n{valid('both', 'Fixed.')}\n---\nX\n", encoding="utf-8")
+    assert [entry["name"] for entry in await session.command("skills.refused", ws.as_uri())] == ["both", "broken", "mine"]
+    await session.command("skills.reload")
+    assert [entry["name"] for entry in await session.command("skills.refused", str(ws))] == ["broken", "mine"]
+    assert "/both" in [entry["command"] for entry in await session.command("commands.catalog")]
+    assert paths["demo"].exists()
 
 
 async def test_invoke_model_and_user_modes(servers, tmp_path):
@@ -233,6 +263,8 @@ async def test_bad_arguments_are_invalid_params(servers, tmp_path):
         ("commands.catalog", 7),
         ("commands.catalog", None, "extra"),
         ("skills.prompt", "file:///not/a/folder"),
+        ("skills.refused", "file:///not/a/folder"),
+        ("skills.refused", None, "extra"),
         ("skills.reload", "extra"),
     ]
     for name, *arguments in cases:
@@ -294,6 +326,7 @@ async def test_disabled_extension_refuses_every_command(servers, tmp_path):
         ("skills.read", "demo"),
         ("skills.reload",),
         ("skills.prompt",),
+        ("skills.refused",),
     ]:
         with pytest.raises(JsonRpcException) as caught:
             await session.command(name, *arguments)

@@ -1,13 +1,16 @@
 /**
  * Skills as a language in a real VS Code (code-server), by keystrokes: the code lens and the inlay hint on a
- * SKILL.md, F2 on a skill's `name:` renaming it everywhere (VS Code asks to confirm: the skill is mirrored into
- * `.claude/skills` by a link, which only `albedo-skills rename OLD NEW` can re-point; the Refactor Preview
- * lists the whole rename under one checkbox), and after the command the person runs, the files on disk are
- * the renamed workspace and nothing else; then Find All References (Shift+Alt+F12) on the new name.
+ * SKILL.md; the skill renamed three times, from each starting point a person has: F2 on its `name:`, F2 on
+ * `/name` in a chat file, and F2 on its folder in the Explorer (the server's `willRenameFiles` offers the
+ * rest). The skill is mirrored into `.claude/skills` by a link, which only `albedo-skills rename OLD NEW` can
+ * re-point, so VS Code asks to confirm each time (the Refactor Preview lists the whole rename under one
+ * checkbox). After the command the person runs, the files on disk are the renamed workspace and nothing
+ * else, and `albedo-skills check` finds no error and no `reference-missing`. Between them, Find All
+ * References (Shift+Alt+F12) on the new name; last, Go to Symbol in Workspace (Ctrl+T).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +28,70 @@ const FILES = {
 
 function bodyText(page) {
   return page.evaluate(() => document.body.innerText.replace(/\u00a0/g, ' '));
+}
+
+/** Python with this repository importable, in the workspace, with the workspace as the home folder (no user roots of the machine). */
+function albedoSkills(folder, args) {
+  return spawnSync(process.env.ALBEDO_PYTHON ?? 'python3', ['-m', 'albedo_skills_ls.cli', ...args], {
+    cwd: folder,
+    env: { PATH: process.env.PATH, PYTHONPATH: REPO, HOME: folder },
+    encoding: 'utf8',
+  });
+}
+
+/**
+ * The workspace on disk is FILES with skill `demo` renamed to `name` (its folder, `name:`, the `/demo`
+ * mentions, the link into its folder and the mirror link in `.claude/skills`) and nothing else changed, and
+ * `albedo-skills check` finds no error and no `reference-missing` in it.
+ */
+function assertRenamedOnDisk(folder, name) {
+  const read = (relative) => readFileSync(path.join(folder, relative), 'utf8');
+  assert.equal(read(`.agents/skills/${name}/SKILL.md`), FILES['.agents/skills/demo/SKILL.md'].replace('name: demo', `name: ${name}`));
+  assert.deepEqual(readdirSync(path.join(folder, '.agents/skills')).sort(), ['demo-extra', name, 'other'].sort());
+  assert.equal(read('.agents/skills/other/SKILL.md'), FILES['.agents/skills/other/SKILL.md'].replace('/demo prepare', `/${name} prepare`).replace('(../demo/', `(../${name}/`));
+  assert.equal(read('AGENTS.md'), FILES['AGENTS.md'].replace('`/demo`', `\`/${name}\``));
+  assert.equal(read('notes.chat.md'), `/${name} go\n/demo-extra go\n`);
+  assert.equal(read('.agents/skills/demo-extra/SKILL.md'), FILES['.agents/skills/demo-extra/SKILL.md']);
+  assert.deepEqual(readdirSync(path.join(folder, '.claude/skills')), [name]);
+  assert.equal(readlinkSync(path.join(folder, `.claude/skills/${name}`)), `../../.agents/skills/${name}`);
+  const check = albedoSkills(folder, ['check', '--no-user-roots', '--format', 'json']);
+  assert.equal(check.status, 0, `albedo-skills check: ${check.stdout}${check.stderr}`);
+  const report = JSON.parse(check.stdout);
+  assert.equal(report.diagnostic_counts.error, 0, check.stdout);
+  assert.deepEqual(report.diagnostics.filter((diagnostic) => diagnostic.code === 'reference-missing'), []);
+  assert.equal(report.skills_in_catalog, 3, check.stdout);
+}
+
+/** What the person runs after an editor's rename (its confirmation names it): re-point the mirror link. */
+function finishRename(folder, old, name) {
+  const finish = albedoSkills(folder, ['rename', old, name]);
+  assert.equal(finish.status, 0, `albedo-skills rename ${old} ${name}: ${finish.stdout}${finish.stderr}`);
+  assert.match(finish.stdout, /re-link/);
+}
+
+/**
+ * The Refactor Preview of a rename that asks for confirmation (the skill is mirrored by a link): every change
+ * starts unchecked under one label; check each file and Apply. `firstRow`: a row the preview shows once it
+ * is filled (the folder's move, when the edit holds it).
+ */
+async function applyRefactorPreview(page, firstRow) {
+  const panel = page.locator('.bulk-edit-panel');
+  await panel.locator('.monaco-list-row', { hasText: firstRow }).first().waitFor();
+  // 1.139 draws a toggle (`.checked` when on), 1.96 a native checkbox (`:checked`)
+  const unchecked = panel.locator('.monaco-list-row[aria-level="1"] .edit-checkbox:not(.checked):not(:checked)');
+  for (let left = await unchecked.count(); left > 0; left = await unchecked.count()) {
+    await unchecked.first().click();
+  }
+  await page.locator('.monaco-button', { hasText: /^Apply$/ }).first().click();
+}
+
+/** F2 at the cursor, the new name typed in the rename box, Enter. */
+async function renameAtCursor(page, name) {
+  await page.keyboard.press('F2');
+  const input = page.locator('.rename-box input').first();
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await input.press('Enter');
 }
 
 describe(`rename and references in VS Code ${VSCODE.text} (code-server)`, { timeout: 10 * HANG_GUARD_MS }, () => {
@@ -53,36 +120,15 @@ describe(`rename and references in VS Code ${VSCODE.text} (code-server)`, { time
       // the lens (the name, /demo and the link in `other`, `/demo` in AGENTS.md and the chat, the mirror) and the hint
       await waitFor(page, () => bodyText(page), (text) => text.includes('used in 5 places') && text.includes('25 / 1,024'), 'the lens and the hint');
       await goTo(page, 2, 8);
-      await page.keyboard.press('F2');
-      const input = page.locator('.rename-box input').first();
-      await input.waitFor({ state: 'visible' });
-      await input.fill('showcase');
-      await input.press('Enter');
-      // the Refactor Preview lists every change unchecked (the rename asks for confirmation): check each file
-      const panel = page.locator('.bulk-edit-panel');
-      await panel.locator('.monaco-list-row', { hasText: '.agents/skills/demo → .agents/skills/showcase' }).first().waitFor();
-      const unchecked = panel.locator('.monaco-list-row[aria-level="1"] .edit-checkbox:not(.checked)');
-      for (let left = await unchecked.count(); left > 0; left = await unchecked.count()) {
-        await unchecked.first().click();
-      }
-      await page.locator('.monaco-button', { hasText: /^Apply$/ }).first().click();
+      await renameAtCursor(page, 'showcase');
+      await applyRefactorPreview(page, '.agents/skills/demo → .agents/skills/showcase');
       const renamed = path.join(folder, '.agents/skills/showcase/SKILL.md');
       await waitFor(page, () => existsSync(renamed), Boolean, 'the folder renamed');
       await runCommand(page, 'File: Save All'); // the open SKILL.md was edited in its editor
       await waitFor(page, () => readFileSync(renamed, 'utf8') + readFileSync(path.join(folder, 'AGENTS.md'), 'utf8'), (text) => text.includes('name: showcase') && text.includes('`/showcase`'), 'the files written');
     });
-    execFileSync(process.env.ALBEDO_PYTHON ?? 'python3', ['-m', 'albedo_skills_ls.cli', 'rename', 'demo', 'showcase'], {
-      cwd: folder,
-      env: { PATH: process.env.PATH, PYTHONPATH: REPO, HOME: folder },
-    });
-    assert.equal(readFileSync(path.join(folder, '.agents/skills/showcase/SKILL.md'), 'utf8'), FILES['.agents/skills/demo/SKILL.md'].replace('name: demo', 'name: showcase'));
-    assert.equal(existsSync(path.join(folder, '.agents/skills/demo')), false);
-    assert.equal(readFileSync(path.join(folder, '.agents/skills/other/SKILL.md'), 'utf8'), FILES['.agents/skills/other/SKILL.md'].replace('/demo prepare', '/showcase prepare').replace('(../demo/', '(../showcase/'));
-    assert.equal(readFileSync(path.join(folder, 'AGENTS.md'), 'utf8'), FILES['AGENTS.md'].replace('`/demo`', '`/showcase`'));
-    assert.equal(readFileSync(path.join(folder, 'notes.chat.md'), 'utf8'), '/showcase go\n/demo-extra go\n');
-    assert.equal(readFileSync(path.join(folder, '.agents/skills/demo-extra/SKILL.md'), 'utf8'), FILES['.agents/skills/demo-extra/SKILL.md']);
-    assert.equal(readlinkSync(path.join(folder, '.claude/skills/showcase')), '../../.agents/skills/showcase');
-    assert.equal(existsSync(path.join(folder, '.claude/skills/demo')), false);
+    finishRename(folder, 'demo', 'showcase');
+    assertRenamedOnDisk(folder, 'showcase');
   });
 
   it('Find All References lists every mention of the new name, not demo-extra', async () => {
@@ -92,6 +138,60 @@ describe(`rename and references in VS Code ${VSCODE.text} (code-server)`, { time
       await page.keyboard.press('Shift+Alt+F12');
       await waitFor(page, () => bodyText(page), (text) => /\b6 results in \d+ files\b/.test(text), 'the References view');
     });
+  });
+
+  it('F2 on /showcase in a chat file renames the skill everywhere once confirmed', async () => {
+    await showing(page, 'rename-chat', async () => {
+      // the chat file is open in a tab: a click on it, a click on the mention, F2. (Quick Open, opened right
+      // after the References view took the keyboard, stayed inert in 1.139.1 and took no text.)
+      await page.locator('.tabs-container .tab', { hasText: 'notes.chat.md' }).click();
+      await page.locator('.editor-group-container.active .view-line', { hasText: '/showcase go' }).getByText('showcase', { exact: false }).first().click();
+      await renameAtCursor(page, 'exhibit');
+      await applyRefactorPreview(page, '.agents/skills/showcase → .agents/skills/exhibit');
+      await waitFor(page, () => existsSync(path.join(folder, '.agents/skills/exhibit/SKILL.md')), Boolean, 'the folder renamed');
+      await runCommand(page, 'File: Save All'); // the open chat file was edited in its editor
+      await waitFor(page, () => readFileSync(path.join(folder, 'notes.chat.md'), 'utf8'), (text) => text.startsWith('/exhibit go'), 'the chat file written');
+    });
+    finishRename(folder, 'showcase', 'exhibit');
+    assertRenamedOnDisk(folder, 'exhibit');
+  });
+
+  it('renaming the folder in the Explorer (F2) renames name:, the mentions and the link; the command finishes the mirror', async () => {
+    await showing(page, 'rename-explorer', async () => {
+      await page.keyboard.press(`${MOD}+Shift+E`);
+      const explorer = page.locator('.explorer-folders-view');
+      const rows = explorer.locator('.monaco-list-row');
+      // `.agents/skills` is one compact row; open it, then pick the skill's folder as a person would
+      const skillsRow = rows.filter({ hasText: /^\.agents\s*\/?\s*skills$/ }).first();
+      await skillsRow.waitFor();
+      if ((await skillsRow.getAttribute('aria-expanded')) !== 'true') {
+        await skillsRow.click();
+      }
+      const exhibitRow = rows.filter({ hasText: /^exhibit$/ }).first();
+      await exhibitRow.click();
+      await page.keyboard.press('F2');
+      const input = explorer.locator('.monaco-inputbox input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill('gallery');
+      await input.press('Enter');
+      // VS Code asks before it applies a participant's edit that needs confirmation; the preview lists it
+      const dialog = page.locator('.monaco-dialog-box', { hasText: "Extension 'Albedo Skills' wants to make refactoring changes with this file move" });
+      await dialog.locator('.monaco-button', { hasText: /^Show Preview$/ }).click();
+      await applyRefactorPreview(page, 'notes.chat.md');
+      await waitFor(page, () => existsSync(path.join(folder, '.agents/skills/gallery/SKILL.md')), Boolean, 'the folder renamed');
+      // the Explorer keeps its input box (and the keyboard) until the move is done
+      await input.waitFor({ state: 'hidden' });
+      // the server took the move quietly (VS Code sends a change of the moved SKILL.md the server never had open)
+      const toasts = await page.locator('.notification-toast-container .notification-list-item').allInnerTexts();
+      assert.deepEqual(toasts.filter((text) => /Error in server/.test(text)), [], toasts.join('\n'));
+      // the edited files were opened in editors: a click on one, then File: Save All. (The command palette,
+      // opened from the Explorer, took no keys in 1.139.1: its Enter reached the Explorer.)
+      await page.locator('.tabs-container .tab', { hasText: 'notes.chat.md' }).click();
+      await runCommand(page, 'File: Save All');
+      await waitFor(page, () => readFileSync(path.join(folder, 'notes.chat.md'), 'utf8') + readFileSync(path.join(folder, '.agents/skills/gallery/SKILL.md'), 'utf8'), (text) => text.startsWith('/gallery go') && text.includes('name: gallery'), 'the files written');
+    });
+    finishRename(folder, 'exhibit', 'gallery');
+    assertRenamedOnDisk(folder, 'gallery');
   });
 
   // Last: opening demo-extra puts it first in Quick Open's history, where `.agents/skills/demo/SKILL.md` would

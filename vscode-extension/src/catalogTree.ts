@@ -182,14 +182,6 @@ export function summarize(tree: readonly ScopeNode[]): { skills: number; withErr
   };
 }
 
-/** The skills Albedo refuses: an error keeps them out of the catalog (what the chat's `/` menu warns about). */
-export function refusedSkills(tree: readonly ScopeNode[]): { name: string; reason: string; path: string }[] {
-  return tree
-    .flatMap((scope) => scope.roots.flatMap((root) => root.skills))
-    .filter((node) => node.command === undefined && node.errors > 0)
-    .map((node) => ({ name: node.name, reason: node.firstProblem ?? 'it has an error', path: node.path }));
-}
-
 /** The status-bar text: the skill count, and the skills with errors when there are any. */
 export function statusText(tree: readonly ScopeNode[]): string {
   const { skills, withErrors } = summarize(tree);

@@ -51,7 +51,7 @@ function severityName(severity: vscode.DiagnosticSeverity): SkillDiagnostic['sev
 }
 
 /** Albedo's own findings on every SKILL.md, including those left out of display beside VS Code's twin. */
-export function skillDiagnostics(): SkillDiagnostic[] {
+function skillDiagnostics(): SkillDiagnostic[] {
   return nativeSkillSupport
     .albedoDiagnostics()
     .filter(([uri]) => uri.scheme === 'file' && path.basename(uri.fsPath) === SKILL_FILE)

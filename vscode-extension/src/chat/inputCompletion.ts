@@ -2,17 +2,17 @@
  * The skills in the `/` menu of VS Code's own chat input. From VS Code 1.139 that input is a text document
  * of scheme `chatSessionInput` (language `plaintext`) that extensions see, and completion items registered
  * for its scheme show in its `/` menu. Older versions keep the input from extensions, so nothing shows there.
- * What is offered is decided in slashMenu.ts; the catalog comes from the folder's server (`commands.catalog`).
+ * What is offered is decided in slashMenu.ts; the catalog and the skills it refuses come from the folder's server
+ * (`commands.catalog`, `skills.refused`), both read from the server's one snapshot when the menu opens.
  */
 import * as vscode from 'vscode';
 import type { Timers } from '../restarts';
-import { buildTree, refusedSkills } from '../catalogTree';
 import type { ClientSource } from '../clientSource';
 import { listedByVsCode, type Locations, VSCODE_LOCATIONS_KEY, VSCODE_LOCATIONS_SECTION, VSCODE_USE_SKILLS_KEY } from '../nativeSkillLocations';
-import { skillDiagnostics, treeContext } from '../skillsView';
+import { treeContext } from '../skillsView';
 import { chatFolder } from './participant';
-import { catalogOf } from './serverCalls';
-import { type MenuContext, menuItems, menuPlace } from './slashMenu';
+import { catalogOf, refusedOf } from './serverCalls';
+import { type MenuContext, menuItems, menuPlace, type RefusedSkill } from './slashMenu';
 
 /** The scheme of the chat input's document (VS Code 1.139). */
 export const CHAT_INPUT_SCHEME = 'chatSessionInput';
@@ -29,12 +29,14 @@ class ChatInputSkills implements vscode.CompletionItemProvider {
     if (place === undefined) {
       return [];
     }
-    const entries = await catalogOf(this.server.running(), chatFolder([])?.uri.toString(), this.timers, token);
+    const client = this.server.running();
+    const folder = chatFolder([])?.uri.toString();
+    const [entries, refused] = await Promise.all([catalogOf(client, folder, this.timers, token), refusedOf(client, folder, this.timers, token)]);
     if (entries === undefined) {
       return [];
     }
     const range = new vscode.Range(document.positionAt(place.start), position);
-    return menuItems(entries, place, menuContext(entries)).map((item) => {
+    return menuItems(entries, place, menuContext(refused)).map((item) => {
       const completion = new vscode.CompletionItem({ label: item.command, description: item.description }, item.refused ? vscode.CompletionItemKind.Issue : vscode.CompletionItemKind.Function);
       completion.insertText = item.insertText;
       completion.filterText = item.command;
@@ -46,15 +48,15 @@ class ChatInputSkills implements vscode.CompletionItemProvider {
   }
 }
 
-/** What VS Code's own menu lists (its skill locations) and which skills Albedo refuses, read now. */
-function menuContext(entries: Parameters<typeof buildTree>[0]): MenuContext {
+/** What VS Code's own menu lists (its skill locations, read now), and the skills the server refuses. */
+function menuContext(refused: readonly RefusedSkill[]): MenuContext {
   const chat = vscode.workspace.getConfiguration(VSCODE_LOCATIONS_SECTION);
   const locations = chat.get<Locations>(VSCODE_LOCATIONS_KEY);
   const useSkills = chat.get<boolean>(VSCODE_USE_SKILLS_KEY) !== false;
   const place = treeContext();
   return {
     listedByVsCode: (file) => listedByVsCode(file, locations, useSkills, place),
-    refused: refusedSkills(buildTree(entries, skillDiagnostics(), place)),
+    refused,
   };
 }
 

@@ -7,11 +7,15 @@
  */
 import type { CatalogEntry } from '../catalogTree';
 import type { Timers } from '../restarts';
+import type { RefusedSkill } from './slashMenu';
 import type { SlashTurn } from './turns';
 
 /** `commands.invoke` re-reads one SKILL.md: a chat turn waits at most this long before it goes as typed. */
 export const INVOKE_TIMEOUT_MS = 5_000;
-/** `commands.catalog` for the `/` menu and `/help`: a menu that waits longer is worse than no entries. */
+/**
+ * `commands.catalog` for the `/` menu and `/help`, and `skills.refused` for the menu's "does not load" rows:
+ * a menu that waits longer is worse than no entries.
+ */
 export const CATALOG_TIMEOUT_MS = 2_000;
 /** `skills.reload` re-runs discovery over every root, so it may take a while on a large catalog. */
 export const RELOAD_TIMEOUT_MS = 30_000;
@@ -169,6 +173,27 @@ export async function catalogOf(client: RequestSender | undefined, folder: strin
     return Array.isArray(entries) ? (entries as CatalogEntry[]) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * `skills.refused [folder]`: the skill folders the server's snapshot keeps out of the catalog for an error,
+ * read from the same snapshot as `commands.catalog` (not from the diagnostics VS Code has been sent so far,
+ * which may not have arrived when the menu opens). Entries that are not `{name, path, reason}` strings are
+ * dropped. No answer (no server, a timeout, a server without the command): none.
+ */
+export async function refusedOf(client: RequestSender | undefined, folder: string | undefined, timers: Timers, outer?: CancelToken): Promise<RefusedSkill[]> {
+  if (client === undefined) {
+    return [];
+  }
+  try {
+    const answer = await executeCommand(client, 'skills.refused', folder !== undefined ? [folder] : [], CATALOG_TIMEOUT_MS, timers, outer);
+    return (Array.isArray(answer) ? answer : []).flatMap((entry: unknown) => {
+      const { name, path, reason } = (entry ?? {}) as Record<string, unknown>;
+      return typeof name === 'string' && typeof path === 'string' && typeof reason === 'string' ? [{ name, path, reason }] : [];
+    });
+  } catch {
+    return [];
   }
 }
 

@@ -43,7 +43,7 @@ export interface MenuItem {
   refused: boolean;
 }
 
-/** A skill folder whose SKILL.md has an error, so Albedo's catalog leaves it out (catalogTree's nodes). */
+/** A skill folder whose SKILL.md has an error, so Albedo's catalog leaves it out (the server's `skills.refused`). */
 export interface RefusedSkill {
   /** The folder name: what VS Code's own menu lists it as. */
   name: string;

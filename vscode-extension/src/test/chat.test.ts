@@ -15,6 +15,7 @@ import {
   inCatalog,
   INVOKE_TIMEOUT_MS,
   invokeForUser,
+  refusedOf,
   type RequestSender,
   TimedOut,
 } from '../chat/serverCalls';
@@ -199,6 +200,41 @@ describe('invokeForUser', () => {
     assert.equal(await pending, undefined);
   });
 
+  it("refusedOf sends skills.refused [folder] and keeps the server's {name, path, reason} entries, dropping malformed ones", async () => {
+    const timers = fakeTimers();
+    const { client, calls } = manualClient();
+    const pending = refusedOf(client, 'file:///ws', timers);
+    assert.deepEqual(calls[0].params, { command: 'skills.refused', arguments: ['file:///ws'] });
+    calls[0].resolve([
+      { name: 'both', path: '/ws/.agents/skills/both/SKILL.md', scope: 'workspace', code: 'name-mismatch', reason: 'name `bar` differs' },
+      { name: 'x', path: 7, reason: 'r' },
+      null,
+      'both',
+    ]);
+    assert.deepEqual(await pending, [{ name: 'both', path: '/ws/.agents/skills/both/SKILL.md', reason: 'name `bar` differs' }]);
+    const noFolder = refusedOf(client, undefined, timers);
+    assert.deepEqual(calls[1].params.arguments, []);
+    calls[1].resolve({ not: 'a list' });
+    assert.deepEqual(await noFolder, []);
+  });
+
+  it('refusedOf gives none with no server, on a server without the command, and at its bound (not 1 ms before)', async () => {
+    const timers = fakeTimers();
+    assert.deepEqual(await refusedOf(undefined, undefined, timers), []);
+    const { client, calls } = manualClient();
+    const old = refusedOf(client, undefined, timers);
+    calls[0].reject(Object.assign(new Error('Unhandled method workspace/executeCommand: skills.refused'), { code: -32601 }));
+    assert.deepEqual(await old, []);
+    let settled = false;
+    const slow = refusedOf(client, undefined, timers).then((value) => ((settled = true), value));
+    timers.advance(CATALOG_TIMEOUT_MS - 1);
+    await Promise.resolve();
+    assert.equal(settled, false);
+    timers.advance(1);
+    assert.deepEqual(await slow, []);
+    assert.equal(calls[1].cancelled, true);
+  });
+
   it('inCatalog resolves /name and /skill:name as the server does', () => {
     const entries = [builtin('help'), skill('demo')];
     assert.ok(inCatalog(entries, '/demo'));
@@ -247,6 +283,15 @@ describe('the chat input `/` menu', () => {
     assert.equal(warning.description, `${REFUSED_PREFIX}name \`bar\` differs from its folder \`both\``);
     assert.equal(warning.insertText, '@albedo /both ');
     assert.match(warning.detail, /nothing is sent to the model/);
+  });
+
+  it("builds the refused rows from the server's answer alone: no diagnostic has to have reached VS Code", async () => {
+    const timers = fakeTimers();
+    const { client, calls } = manualClient();
+    const refused = refusedOf(client, undefined, timers);
+    calls[0].resolve([{ name: 'both', path: '/ws/.agents/skills/both/SKILL.md', reason: 'name `bar` differs from its folder `both`' }]);
+    const items = menuItems([skill('demo')], { start: 0, prefix: '@albedo ' }, { listedByVsCode: vscodeLists.listedByVsCode, refused: await refused });
+    assert.deepEqual(items.map((item) => [item.command, item.refused, item.description]), [['/both', true, `${REFUSED_PREFIX}name \`bar\` differs from its folder \`both\``]]);
   });
 
   it('after @albedo offers every skill of the catalog (VS Code lists none of its own there), and the refused ones as such', () => {
