@@ -15,9 +15,9 @@ import sys
 import pytest
 from lsprotocol import types
 
-from albedo_skills_ls.skills import authoring, markdown, reference_scan, rules, slash
+from albedo_skills_ls.skills import authoring, markdown_spans, reference_scan, rules, slash
 from albedo_skills_ls.skills.frontmatter import split_and_parse
-from albedo_skills_ls.skills.inline_scan import code_spans, inline_links
+from albedo_skills_ls.skills.markdown_spans import code_spans, inline_links
 from lsp.harness import uri, valid, write_skill
 
 from .guard import HANG_GUARD_SECONDS, finishes
@@ -41,7 +41,7 @@ def _growing_backtick_runs() -> str:
 
 
 # Lines aimed at the inline-link and code-span scans (the issue's `[\` first) and at the expressions
-# that stay in reference_scan.py, markdown.py, slash.py and authoring/.
+# that stay in reference_scan.py, markdown_spans.py, slash.py and authoring/.
 LINK_LINES = {
     "backslash-bracket": _repeat("[\\"),
     "open-brackets": _repeat("["),
@@ -69,7 +69,7 @@ DEFINITION_LINES = {
 
 
 def scan_line(line: str) -> None:
-    reference_scan._line_references(line, 0)
+    reference_scan.line_references(line)
 
 
 def check_whole_skill(line: str) -> None:
@@ -97,7 +97,7 @@ def test_definition_and_target_expressions_are_linear(shape):
 
 def many_links_and_code_spans(count: int) -> None:
     # every code span inside a link's text is checked against the links: by bisection, not pairwise
-    reference_scan._line_references("[`a/b.md`](c.md) " * count, 0)
+    reference_scan.line_references("[`a/b.md`](c.md) " * count)
 
 
 def test_code_spans_inside_many_links_are_matched_without_a_pairwise_scan():
@@ -105,7 +105,7 @@ def test_code_spans_inside_many_links_are_matched_without_a_pairwise_scan():
 
 
 def fences(line: str) -> None:
-    markdown.fenced_lines([line, line + "\n", "```\n"] * 3)
+    markdown_spans.fenced_lines([line, line + "\n", "```\n"] * 3)
 
 
 @pytest.mark.parametrize("line", [_repeat(" ") + "```", _repeat("`"), _repeat("~ ")])

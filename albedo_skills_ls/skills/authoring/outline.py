@@ -8,7 +8,7 @@ from typing import Literal
 
 from ..discovery import SKILL_FILE
 from ..frontmatter import Mapping, Scalar, Sequence, lines_of, opens_frontmatter, read_text
-from ..markdown import prose_lines
+from ..markdown_spans import prose_lines
 from ..model import Position, Range
 
 
