@@ -68,17 +68,21 @@ def prose_lines_holding(text: str, offset: int, first_line: int, needles: str) -
     line, and is never split."""
     fence: str | None = None
     number, counted = first_line, offset  # `number` is the line that starts at `counted`
+    count, find = text.count, text.find
     for start in _line_starts_holding(text, offset, needles):
-        number += text.count("\n", counted, start)
+        number += count("\n", counted, start)
         counted = start
-        end = text.find("\n", start)
+        end = find("\n", start)
         line = (text[start:] if end < 0 else text[start:end]).rstrip("\r")
-        fence, prose = _fence_after(fence, line)
-        if prose:
-            for character in needles:
-                if character in line:
-                    yield number, line
-                    break
+        if fence is not None or "```" in line or "~~~" in line:
+            fence, prose = _fence_after(fence, line)
+            if not prose:
+                continue
+        # prose: outside a fence, and a line without a fence run opens none
+        for character in needles:
+            if character in line:
+                yield number, line
+                break
 
 
 def _line_starts_holding(text: str, offset: int, needles: str) -> list[int]:
@@ -327,13 +331,14 @@ class LineSpans(NamedTuple):
 
 
 _NO_SPANS: list[Span] = []  # shared by the lines without one kind of span; never appended to
+_new = tuple.__new__  # a NamedTuple from its fields without its Python-level __new__: one per line read
 
 
 def line_spans(line: str) -> LineSpans:
     """The spans of one prose line (without its end), each construct found once."""
     code = code_spans(line) if "`" in line else _NO_SPANS
     if "[" not in line:
-        return LineSpans(code, _NO_SPANS, None, line)
+        return _new(LineSpans, (code, _NO_SPANS, None, line))
     plain = line
     if code:
         # blanked with spaces, not cut out: the links keep the columns of the line
@@ -342,8 +347,8 @@ def line_spans(line: str) -> LineSpans:
             masked[span.start : span.end] = " " * (span.end - span.start)
         plain = "".join(masked)
         if "[" not in plain:
-            return LineSpans(code, _NO_SPANS, None, plain)
+            return _new(LineSpans, (code, _NO_SPANS, None, plain))
     links = [span for span, _form in inline_links(plain)]
     target = link_definition(plain)
     definition = None if target is None else Span(0, len(plain), *target)
-    return LineSpans(code, links, definition, plain)
+    return _new(LineSpans, (code, links, definition, plain))

@@ -39,7 +39,7 @@ from .frontmatter import closing_line, lines_of, opens_frontmatter
 from .markdown_spans import Span, line_spans, prose_lines_holding
 from .model import Range
 
-_new = tuple.__new__  # a NamedTuple from its fields, without a Python-level call: one per occurrence
+_new = tuple.__new__  # a NamedTuple from its fields without its Python-level __new__: one per occurrence
 
 ReferenceKind = Literal["link", "code"]
 
@@ -50,7 +50,7 @@ _CODE_PATH = re.compile(r"^(?:\./)?[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*(?:/[A-Za-z0-
 _EXTENSION = re.compile(r"[^/.]\.[A-Za-z0-9]{1,10}$")
 
 # Placeholders that hosts expand to the skill folder before the model reads the text.
-SKILL_FOLDER_PLACEHOLDERS = ("{baseDir}", "${CLAUDE_SKILL_DIR}")
+SKILL_FOLDER_PLACEHOLDERS = ("{baseDir}", "${CLAUDE_SKILL_DIR}")  # each holds a `{` (split_placeholder)
 # Words that make a code span an example rather than a file: a whole word of a path segment
 # (`references/example.md`, `scripts/run_example.py`), or a segment's start (`your-skill/`).
 PLACEHOLDER_WORDS = frozenset({"filename", "example"})
@@ -86,6 +86,8 @@ def body_start_line(lines: list[str]) -> int | None:
 
 def split_placeholder(written: str) -> tuple[str, str]:
     """(`{baseDir}/` or `${CLAUDE_SKILL_DIR}/` or "", the rest): the rest is relative to the skill folder."""
+    if "{" not in written:
+        return "", written  # every placeholder has a brace: the usual reference is decided by one search
     for placeholder in SKILL_FOLDER_PLACEHOLDERS:
         if written == placeholder:
             return placeholder, ""
@@ -198,13 +200,13 @@ def line_references(line: str) -> list[_Placed]:
         if target is not None:
             written = content.strip()
             begin = span.begin + len(content) - len(content.lstrip())
-            found.append(_Placed(target, written, "code", begin, begin + len(written)))
+            found.append(_new(_Placed, (target, written, "code", begin, begin + len(written))))
     for link in links:
         written = spans.plain[link.begin : link.stop]
         target = _link_target(written)
         if target is None or target == ".":
             continue
-        found.append(_Placed(target, written, "link", link.begin, link.stop))
+        found.append(_new(_Placed, (target, written, "link", link.begin, link.stop)))
     if spans.code and links:
         found.sort(key=lambda placed: (placed.begin, placed.end))
     return found

@@ -95,6 +95,22 @@ def test_definition_and_target_expressions_are_linear(shape):
     finishes(scan_line, DEFINITION_LINES[shape])
 
 
+@pytest.mark.parametrize("shape", sorted({**LINK_LINES, **CODE_LINES, **DEFINITION_LINES}))
+def test_reading_a_line_into_its_spans_is_linear(shape):
+    line = {**LINK_LINES, **CODE_LINES, **DEFINITION_LINES}[shape]
+    finishes(markdown_spans.line_spans, line)
+
+
+def distinct_reference_lines(count: int) -> None:
+    # no line repeats, so none is read from what an earlier line gave: each is read into its spans
+    body = "".join(f"[`a/{number}.md`](b/{number}.md) `c/{number}.py` [d]: e/{number}.md\n" for number in range(count))
+    reference_scan.find_references(body, (0, 0))
+
+
+def test_a_body_of_distinct_reference_lines_is_read_in_linear_time():
+    finishes(distinct_reference_lines, SIZE // 60)
+
+
 def many_links_and_code_spans(count: int) -> None:
     # every code span inside a link's text is checked against the links: by bisection, not pairwise
     reference_scan.line_references("[`a/b.md`](c.md) " * count)
