@@ -35,7 +35,7 @@ import re
 from typing import Literal, NamedTuple
 from urllib.parse import unquote
 
-from .frontmatter import closing_line, lines_of, opens_frontmatter
+from .frontmatter import body_position
 from .markdown_spans import Span, line_spans, prose_lines_holding
 from .model import Range
 
@@ -73,15 +73,6 @@ class Reference(NamedTuple):
     def escapes(self) -> bool:
         """Lexically outside the skill folder: absolute, or climbing above it with `..`."""
         return self.target.startswith("/") or self.target == ".." or self.target.startswith("../")
-
-
-def body_start_line(lines: list[str]) -> int | None:
-    """The first body line under the frontmatter rules of `frontmatter.py`: after the closing `---`, or 0
-    when there is no opening `---`. None when the frontmatter is never closed (there is no body)."""
-    if not opens_frontmatter(lines):
-        return 0
-    end = closing_line(lines)
-    return end + 1 if end is not None else None
 
 
 def split_placeholder(written: str) -> tuple[str, str]:
@@ -150,11 +141,9 @@ def find_references(text: str, body: tuple[int, int] | None = None) -> list[Refe
     by default it is found from the frontmatter delimiters.
     """
     if body is None:
-        lines = lines_of(text)
-        start = body_start_line(lines)
-        if start is None:
+        body = body_position(text)
+        if body is None:
             return []
-        body = (start, len("".join(lines[:start])))
     first_line, offset = body
     found: list[Reference] = []
     # The references of a line depend on its text alone (fences are decided before): a line met again is

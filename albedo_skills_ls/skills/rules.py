@@ -11,9 +11,10 @@ from typing import NamedTuple
 
 from . import codes, limits
 from .codes import Code
-from .frontmatter import Entry, Mapping, Node, Scalar, Sequence, SkillText, read_text
+from .frontmatter import SkillText, read_text
 from .model import ERROR, Diagnostic, Range
 from .reference_scan import Reference, find_references
+from .yamltree import Entry, Mapping, Node, Scalar, Sequence
 
 KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 REQUIRED_FIELDS = ("name", "description")

@@ -20,7 +20,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from albedo_skills_ls.skills.fastyaml import _OUTSIDE, _PRINTABLE_ASCII_AND_LF, parse_common
-from albedo_skills_ls.skills.frontmatter import Mapping, Scalar, Sequence, parse_yaml, parse_yaml_events, read_text
+from albedo_skills_ls.skills.frontmatter import parse_yaml, read_text
+from albedo_skills_ls.skills.yaml_events import parse_yaml_events
+from albedo_skills_ls.skills.yamltree import Mapping, Scalar, Sequence
 
 from conftest import write_skill
 

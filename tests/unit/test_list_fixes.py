@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from albedo_skills_ls.skills import authoring
-from albedo_skills_ls.skills.frontmatter import Scalar, read_text
+from albedo_skills_ls.skills.frontmatter import read_text
+from albedo_skills_ls.skills.yamltree import Scalar
 from albedo_skills_ls.skills.rules import check_document
 from albedo_skills_ls.skills.model import Position
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from .. import limits
-from ..frontmatter import DELIMITER, Mapping, closing_line, opens_frontmatter, read_text
+from ..frontmatter import DELIMITER, closing_line, opens_frontmatter, read_text
 from ..model import FILE_START, Range
 from ..rules import (
     HOST_SPECIFIC_FIELDS,
@@ -19,6 +19,7 @@ from ..rules import (
     name_problem,
     suggest_name,
 )
+from ..yamltree import Mapping
 
 # --- what each field means ------------------------------------------------------------------------------
 

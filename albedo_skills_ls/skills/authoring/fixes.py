@@ -20,10 +20,11 @@ from ..codes import (
     YAML_UNQUOTED_COLON,
 )
 from ..discovery import SKILL_FILE, traps
-from ..frontmatter import Mapping, Scalar, late_opening, lines_of, read_text
+from ..frontmatter import late_opening, lines_of, read_text
 from ..model import FILE_START, Diagnostic, Range
 from ..references import reference_fixes
 from ..rules import check_frontmatter, close_field, name_problem, string_items, suggest_name
+from ..yamltree import Mapping, Scalar
 from .fields import folder_name_of, template
 
 

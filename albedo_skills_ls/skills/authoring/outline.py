@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..discovery import SKILL_FILE
-from ..frontmatter import Mapping, Scalar, Sequence, lines_of, opens_frontmatter, read_text
+from ..frontmatter import lines_of, opens_frontmatter, read_text
 from ..markdown_spans import prose_lines
 from ..model import Position, Range
+from ..yamltree import Mapping, Scalar, Sequence
 
 
 @dataclass(frozen=True, slots=True)
