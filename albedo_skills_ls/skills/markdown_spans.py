@@ -74,15 +74,12 @@ def prose_lines_holding(text: str, offset: int, first_line: int, needles: str) -
         counted = start
         end = find("\n", start)
         line = (text[start:] if end < 0 else text[start:end]).rstrip("\r")
-        if fence is not None or "```" in line or "~~~" in line:
-            fence, prose = _fence_after(fence, line)
-            if not prose:
-                continue
-        # prose: outside a fence, and a line without a fence run opens none
-        for character in needles:
-            if character in line:
-                yield number, line
-                break
+        fence, prose = _fence_after(fence, line)
+        if prose:
+            for character in needles:
+                if character in line:
+                    yield number, line
+                    break
 
 
 def _line_starts_holding(text: str, offset: int, needles: str) -> list[int]:
