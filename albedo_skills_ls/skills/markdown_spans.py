@@ -120,8 +120,11 @@ def fenced_lines(lines: list[str]) -> set[int]:
 # What follows a link's `]`: `(`, then an <angle> or bare destination, an optional title, `)`. Matched once
 # per distinct `]` (memoised), and linear from where it starts: every repetition below is delimited by a
 # character its body cannot hold, so a failed attempt gives back characters one at a time at most once.
+# The destination's runs are possessive (`++`, `*+`): a destination splits into its items one way only, and
+# what follows it starts with a space or `)`, which no item starts with, so giving back is never of use;
+# a run of ordinary characters is then taken in one step instead of one alternation per character.
 _DESTINATION = re.compile(
-    r"\(\s*(?:<(?P<angle>[^<>\n]*)>|(?P<bare>(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))+))"
+    r"\(\s*(?:<(?P<angle>[^<>\n]*+)>|(?P<bare>(?:[^\s()\\]++|\\.|\((?:[^\s()\\]++|\\.)*+\))++))"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
 )
 

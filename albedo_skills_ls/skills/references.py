@@ -126,18 +126,18 @@ def check_references(
     # and the finding's words per distinct reference as written: each occurrence only gets its own range
     said: dict[tuple[str, str, ReferenceKind], Diagnostic | None] = {}
     for reference in references:
+        if reference.target not in seen:
+            seen[reference.target] = resolve(folder, reference.target)
+        status, _resolved = seen[reference.target]
+        if status == "ok":
+            continue
         known = (reference.target, reference.written, reference.kind)
         if known in said:
             first = said[known]
             if first is not None:
                 found.append(_new(Diagnostic, (*first[:4], reference.range, first.related)))  # _replace: 5x slower
             continue
-        said[known] = None
-        if reference.target not in seen:
-            seen[reference.target] = resolve(folder, reference.target)
-        status, _resolved = seen[reference.target]
-        if status == "ok":
-            continue
+        said[known] = None  # until a finding is made: a code span about another project's files makes none
         if status == "outside":
             found.append(codes.REFERENCE_OUTSIDE.at(path, _outside_message(reference), reference.range))
         else:
