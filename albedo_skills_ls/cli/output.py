@@ -36,6 +36,10 @@ class _ShownFrom:
     home: str | None = None  # paths under it are shown from `home_shown`; None: not abbreviated
     home_shown = "~"
     said = False  # whether `say_where_paths_are_from` has spoken
+    # What `display_path` and `shown_message` gave for each argument since `show_paths_from`: one file's
+    # findings name the same path, and often say the same words, thousands of times (a broken link repeated)
+    paths: dict[str, str] = {}
+    messages: dict[str, str] = {}
 
 
 def show_paths_from(base: str, home: str | None) -> None:
@@ -45,6 +49,7 @@ def show_paths_from(base: str, home: str | None) -> None:
     _ShownFrom.base = os.path.abspath(base)
     _ShownFrom.home = os.path.abspath(home if home is not None else os.path.expanduser("~"))
     _ShownFrom.home_shown = "~" if home is None else os.path.normpath(home)
+    _ShownFrom.paths, _ShownFrom.messages = {}, {}
 
 
 def say_where_paths_are_from(prog: str) -> None:
@@ -79,8 +84,11 @@ def display_path(path: str) -> str:
     """A path for people and CI logs: relative to the run's workspace (or, before a verb sets one, the
     current folder)."""
     if _ShownFrom.base is None:
-        return path_from_here(path)
-    return _shown_from(path, _ShownFrom.base)
+        return path_from_here(path)  # from the current folder, which may change: not remembered
+    shown = _ShownFrom.paths.get(path)
+    if shown is None:
+        shown = _ShownFrom.paths[path] = _shown_from(path, _ShownFrom.base)
+    return shown
 
 
 def _shown_from(path: str, base: str) -> str:
@@ -99,6 +107,13 @@ def _shown_from(path: str, base: str) -> str:
 def shown_message(message: str) -> str:
     """A diagnostic's message with the absolute paths it names shown as `display_path` shows them: the
     engine writes absolute paths, which beside a relative location read as another place."""
+    shown = _ShownFrom.messages.get(message)
+    if shown is None:
+        shown = _ShownFrom.messages[message] = _message_shown(message)
+    return shown
+
+
+def _message_shown(message: str) -> str:
     import re
 
     prefixes = [(_ShownFrom.base, ""), (_ShownFrom.home, _ShownFrom.home_shown + os.sep)]

@@ -5,7 +5,7 @@ Most `SKILL.md` frontmatter is a block mapping of one-line scalars (plain, singl
 of such scalars (`metadata`), and lists: one-line flow lists of plain words (`tools: [Read, Write]`, also in
 the nested map) and block lists of one-line scalars under a top-level key. This module reads exactly that
 shape, line by line, into the same `Scalar`/`Sequence`/`Mapping` tree, with the same ranges and the same
-duplicate-key diagnostics, as the ruamel.yaml (libyaml) path in `frontmatter.parse_yaml`. A command-line
+duplicate-key diagnostics, as the ruamel.yaml (libyaml) path of yaml_events.py. A command-line
 run whose files all have this shape never imports ruamel.yaml, which is a large part of the start-up cost
 (see benchmarks/).
 

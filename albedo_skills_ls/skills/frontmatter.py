@@ -2,8 +2,8 @@
 
 The YAML inside the block becomes a tree of yamltree.py's `Scalar`, `Mapping` and `Sequence` nodes, every
 scalar the string it was written as and every key and value with its range: fastyaml.py reads the common
-shape, yaml_events.py (ruamel.yaml's event stream) everything else. Whoever needs the node types imports
-them from yamltree.py.
+shape, yaml_events.py (ruamel.yaml's event stream) everything else. Readers of the tree (rules.py, the
+editor features) import its node types from yamltree.py, where they are defined.
 
 Nothing here raises on bad input: every problem becomes a `Diagnostic`.
 """
@@ -154,6 +154,18 @@ def closing_start(text: str) -> int | None:
         if line.removesuffix("\r").rstrip(" \t") == DELIMITER:
             return start
     return None
+
+
+def body_position(text: str) -> tuple[int, int] | None:
+    """(line, offset) where the body of a text starts: after the closing `---` line, or (0, 0) when there
+    is no opening `---`. None when the frontmatter is never closed (there is no body). As `split_and_parse`
+    places it, for readers of the body that were handed the text alone."""
+    if _opening_end(text) is None:
+        return 0, 0
+    closing = closing_start(text)
+    if closing is None:
+        return None
+    return text.count("\n", 0, closing) + 1, text.find("\n", closing) + 1 or len(text)
 
 
 def closing_line(lines: list[str]) -> int | None:

@@ -24,8 +24,7 @@ from typing import Iterable, Literal, NamedTuple
 from urllib.parse import unquote
 
 from .frontmatter import closing_line, lines_of, opens_frontmatter
-from .inline_scan import code_spans, inline_links
-from .markdown import prose_lines
+from .markdown_spans import code_spans, inline_links, prose_lines
 from .model import Range
 
 MentionKind = Literal["name", "command", "code", "link", "skills-list", "mirror"]

@@ -21,8 +21,10 @@ docs/design.md#7-what-real-skills-taught after reading real skills:
 - Either kind may start with a placeholder that hosts expand to the skill folder (`{baseDir}/`,
   `${CLAUDE_SKILL_DIR}/`): the rest is relative to the skill folder.
 
-Every scan here is linear in the length of a line: the definition reader is a hand-written one-pass scanner,
-and the patterns have no nested quantifiers that can backtrack.
+The reading is one way down: markdown_spans.py reads the body into the spans of its prose lines (code
+spans, inline links, link reference definitions, with their columns); this module takes the references from
+those spans; references.py takes them to the disk. Nothing here scans Markdown syntax, and the patterns
+below, run on one span's text, have no nested quantifiers that can backtrack.
 """
 
 from __future__ import annotations
@@ -33,22 +35,22 @@ import re
 from typing import Literal, NamedTuple
 from urllib.parse import unquote
 
-from .frontmatter import closing_line, lines_of, opens_frontmatter
-from .inline_scan import code_spans, inline_links
-from .markdown import prose_lines_holding
+from .frontmatter import body_position
+from .markdown_spans import Span, line_spans, prose_lines_holding
 from .model import Range
+
+_new = tuple.__new__  # a NamedTuple from its fields without its Python-level __new__: one per occurrence
 
 ReferenceKind = Literal["link", "code"]
 
-# Every expression below runs over file text and is linear in the line: anchored (`match`), or with a
-# bounded attempt per position. Code spans and inline links have no such expression: see inline_scan.py;
-# link reference definitions are scanned by hand in `link_definition`.
+# Every expression below runs over the text of one span and is linear in it: anchored (`match`), or with a
+# bounded attempt per position. Code spans, links and definitions are found in markdown_spans.py.
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _CODE_PATH = re.compile(r"^(?:\./)?[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*(?:/[A-Za-z0-9_.@+-]+)+$")
 _EXTENSION = re.compile(r"[^/.]\.[A-Za-z0-9]{1,10}$")
 
 # Placeholders that hosts expand to the skill folder before the model reads the text.
-SKILL_FOLDER_PLACEHOLDERS = ("{baseDir}", "${CLAUDE_SKILL_DIR}")
+SKILL_FOLDER_PLACEHOLDERS = ("{baseDir}", "${CLAUDE_SKILL_DIR}")  # each holds a `{` (split_placeholder)
 # Words that make a code span an example rather than a file: a whole word of a path segment
 # (`references/example.md`, `scripts/run_example.py`), or a segment's start (`your-skill/`).
 PLACEHOLDER_WORDS = frozenset({"filename", "example"})
@@ -67,23 +69,11 @@ class Reference(NamedTuple):
     kind: ReferenceKind
     range: Range
 
-    @property
-    def escapes(self) -> bool:
-        """Lexically outside the skill folder: absolute, or climbing above it with `..`."""
-        return self.target.startswith("/") or self.target == ".." or self.target.startswith("../")
-
-
-def body_start_line(lines: list[str]) -> int | None:
-    """The first body line under the frontmatter rules of `frontmatter.py`: after the closing `---`, or 0
-    when there is no opening `---`. None when the frontmatter is never closed (there is no body)."""
-    if not opens_frontmatter(lines):
-        return 0
-    end = closing_line(lines)
-    return end + 1 if end is not None else None
-
 
 def split_placeholder(written: str) -> tuple[str, str]:
     """(`{baseDir}/` or `${CLAUDE_SKILL_DIR}/` or "", the rest): the rest is relative to the skill folder."""
+    if "{" not in written:
+        return "", written  # every placeholder has a brace: the usual reference is decided by one search
     for placeholder in SKILL_FOLDER_PLACEHOLDERS:
         if written == placeholder:
             return placeholder, ""
@@ -146,152 +136,71 @@ def find_references(text: str, body: tuple[int, int] | None = None) -> list[Refe
     by default it is found from the frontmatter delimiters.
     """
     if body is None:
-        lines = lines_of(text)
-        start = body_start_line(lines)
-        if start is None:
+        body = body_position(text)
+        if body is None:
             return []
-        body = (start, len("".join(lines[:start])))
     first_line, offset = body
     found: list[Reference] = []
+    # The references of a line depend on its text alone (fences are decided before): a line met again is
+    # not read again, only placed on its own line number. A body of one link repeated is then one read and
+    # a tuple per occurrence (benchmarks/repeated_references.py).
+    placed: dict[str, list[_Placed]] = {}
     # A link needs a `[`, and a code span names a path only if it holds a `/`: the lines holding either
     # are few (backticks are common, slashes and brackets rare), and of those a `/` without a backtick
     # names nothing.
     for number, line in prose_lines_holding(text, offset, first_line, "[/"):
         if "[" in line or "`" in line:
-            found.extend(_line_references(line, number))
+            on_line = placed.get(line)
+            if on_line is None:
+                on_line = placed[line] = line_references(line)
+            for target, written, kind, begin, end in on_line:
+                found.append(_new(Reference, (target, written, kind, Range.of(number, begin, number, end))))
     return found
 
 
-def _line_references(line: str, number: int) -> list[Reference]:
-    found: list[Reference] = []
-    plain = line
-    if "`" in line:
-        plain = _code_references(line, number, found)  # links inside code spans are not links
-    if "[" not in plain:
-        return found
-    # (start, end) of each link on the line, and (start, end) of the target within it
-    links = [(span.start, span.end, span.begin, span.stop) for span, _group in inline_links(plain)]
-    definition = link_definition(plain)
-    if definition is not None:
-        links.insert(0, (0, len(plain), *definition))
-    # a code span inside a link's text names the link's own target: the link alone is the reference
-    found = [code for code in found if not _inside_any(code.range.start.character, links)]
-    for _start, _end, begin, end in links:
-        written = plain[begin:end]
-        target = _link_target(written)
-        if target is None or target == ".":
-            continue
-        found.append(Reference(target, written, "link", Range.of(number, begin, number, end)))
-    found.sort(key=lambda reference: reference.range)
-    return found
+class _Placed(NamedTuple):
+    """A reference of one line, before it is given the line's number: `begin`/`end` are columns."""
+
+    target: str
+    written: str
+    kind: ReferenceKind
+    begin: int
+    end: int
 
 
-def _inside_any(character: int, links: list[tuple[int, int, int, int]]) -> bool:
-    """Whether `character` falls within one of the links (sorted by start; a definition, first, spans the
-    line and may overlap the inline links after it). Bisection keeps a line of many code spans and many
-    links linear-logarithmic instead of quadratic."""
-    if links and links[0][0] <= character < links[0][1]:
-        return True
-    index = bisect.bisect_right(links, character, lo=1, key=lambda link: link[0]) - 1
-    return index >= 1 and links[index][0] <= character < links[index][1]
-
-
-_SPACE = " \t"
-
-
-def link_definition(line: str) -> tuple[int, int] | None:
-    """Where the target of a CommonMark link reference definition is, when the whole line is one:
-    `[label]: target`, the target bare or in `<>`, then optionally a title in `"`, `'` or `()`, then nothing
-    but spaces. A footnote (`[^1]: ...`) is not a definition.
-
-    One pass over the line, character by character: linear whatever the line holds.
-    """
-    length = len(line)
-    index = 0
-    while index < length and line[index] == " ":
-        index += 1
-    if index > 3 or index >= length or line[index] != "[":
-        return None
-    index += 1
-    label_start = index
-    while index < length and line[index] != "]":
-        if line[index] == "[":
-            return None
-        index += 2 if line[index] == "\\" else 1
-    label = line[label_start:index]
-    if index >= length or not label.strip() or label.startswith("^"):
-        return None
-    index += 1
-    if index >= length or line[index] != ":":
-        return None
-    index += 1
-    while index < length and line[index] in _SPACE:
-        index += 1
-    if index >= length:
-        return None  # the target is on the next line: not a reference we place
-    if line[index] == "<":
-        begin = index + 1
-        close = line.find(">", begin)
-        if close < 0 or "<" in line[begin:close]:
-            return None
-        end, index = close, close + 1
-    else:
-        begin = index
-        depth = 0
-        while index < length and line[index] not in _SPACE:
-            character = line[index]
-            if character == "\\":
-                index += 1
-            elif character == "(":
-                depth += 1
-            elif character == ")":
-                depth -= 1
-                if depth < 0:
-                    return None
-            index += 1
-        if depth:
-            return None
-        end = index
-    rest = line[index:]
-    after = rest.lstrip(_SPACE)
-    if after and (len(after) == len(rest) or not _whole_title(after)):
-        return None
-    return begin, end
-
-
-def _whole_title(text: str) -> bool:
-    """Whether `text` is one link title (`"t"`, `'t'` or `(t)`) followed only by spaces."""
-    closing = {'"': '"', "'": "'", "(": ")"}.get(text[0])
-    if closing is None:
-        return False
-    index = 1
-    while index < len(text):
-        character = text[index]
-        if character == "\\":
-            index += 2
-            continue
-        if character == closing:
-            return not text[index + 1 :].strip(_SPACE)
-        if text[0] == "(" and character == "(":
-            return False
-        index += 1
-    return False
-
-
-def _code_references(line: str, number: int, found: list[Reference]) -> str:
-    """Add the paths named by the line's code spans to `found`; return the line with the spans blanked
-    (blanking matters only to the link scan, so a line without `[` is returned as it is)."""
-    masked = list(line) if "[" in line else None
-    for span in code_spans(line):
-        if masked is not None:
-            masked[span.start : span.end] = " " * (span.end - span.start)
+def line_references(line: str) -> list[_Placed]:
+    """The references one prose line (without its end) holds, in the order of their columns."""
+    spans = line_spans(line)
+    found: list[_Placed] = []
+    links = spans.links if spans.definition is None else [spans.definition, *spans.links]
+    for span in spans.code:
         content = line[span.begin : span.stop]
         if "/" not in content:
             continue  # a path names a folder: most code spans are words, rejected here without a regex
+        # a code span inside a link's text names the link's own target: the link alone is the reference
+        if links and _inside_any(span.begin, links):
+            continue
         target = _code_target(content)
         if target is not None:
-            offset = len(content) - len(content.lstrip())
             written = content.strip()
-            begin = span.begin + offset
-            found.append(Reference(target, written, "code", Range.of(number, begin, number, begin + len(written))))
-    return line if masked is None else "".join(masked)
+            begin = span.begin + len(content) - len(content.lstrip())
+            found.append(_new(_Placed, (target, written, "code", begin, begin + len(written))))
+    for link in links:
+        written = spans.plain[link.begin : link.stop]
+        target = _link_target(written)
+        if target is None or target == ".":
+            continue
+        found.append(_new(_Placed, (target, written, "link", link.begin, link.stop)))
+    if spans.code and links:
+        found.sort(key=lambda placed: (placed.begin, placed.end))
+    return found
+
+
+def _inside_any(character: int, links: list[Span]) -> bool:
+    """Whether `character` falls within one of the links (sorted by start; a definition, first, spans the
+    line and may overlap the inline links after it). Bisection keeps a line of many code spans and many
+    links linear-logarithmic instead of quadratic."""
+    if links[0].start <= character < links[0].end:
+        return True
+    index = bisect.bisect_right(links, character, lo=1, key=lambda link: link.start) - 1
+    return index >= 1 and links[index].start <= character < links[index].end

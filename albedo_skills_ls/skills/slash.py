@@ -19,7 +19,7 @@ from typing import Literal
 from . import codes
 from .activation import command_entries
 from .frontmatter import lines_of
-from .markdown import fenced_lines
+from .markdown_spans import fenced_lines
 from .model import Catalog, CommandEntry, Diagnostic, Range
 
 # A command token at a message start: `/` and what follows up to white space; a second `/` makes it a path.

@@ -1,8 +1,8 @@
 """The YAML tree both frontmatter readers build: `Scalar`, `Sequence` and `Mapping` nodes with exact ranges.
 
-`frontmatter.parse_yaml` fills it from ruamel.yaml's events, `fastyaml.parse_common` from the lines of the
-common frontmatter shape; both report a duplicate key with `duplicate_key`. Other modules import these
-names from `frontmatter`.
+`fastyaml.parse_common` fills it from the lines of the common frontmatter shape, `yaml_events.parse_yaml_events`
+from ruamel.yaml's events (`frontmatter.parse_yaml` picks one); both report a duplicate key with
+`duplicate_key`. The modules that read the tree (rules.py, authoring/) import the node types from here.
 """
 
 from __future__ import annotations

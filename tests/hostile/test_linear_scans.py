@@ -15,12 +15,12 @@ import sys
 import pytest
 from lsprotocol import types
 
-from albedo_skills_ls.skills import markdown, reference_scan, rules, slash
+from albedo_skills_ls.skills import markdown_spans, reference_scan, rules, slash
 from albedo_skills_ls.skills.authoring.completion import complete_frontmatter
 from albedo_skills_ls.skills.authoring.hover import hover_field
 from albedo_skills_ls.skills.authoring.outline import outline
 from albedo_skills_ls.skills.frontmatter import split_and_parse
-from albedo_skills_ls.skills.inline_scan import code_spans, inline_links
+from albedo_skills_ls.skills.markdown_spans import code_spans, inline_links
 from lsp.harness import uri, valid, write_skill
 
 from .guard import HANG_GUARD_SECONDS, finishes
@@ -44,7 +44,7 @@ def _growing_backtick_runs() -> str:
 
 
 # Lines aimed at the inline-link and code-span scans (the issue's `[\` first) and at the expressions
-# that stay in reference_scan.py, markdown.py, slash.py and authoring/.
+# that stay in reference_scan.py, markdown_spans.py, slash.py and authoring/.
 LINK_LINES = {
     "backslash-bracket": _repeat("[\\"),
     "open-brackets": _repeat("["),
@@ -72,7 +72,7 @@ DEFINITION_LINES = {
 
 
 def scan_line(line: str) -> None:
-    reference_scan._line_references(line, 0)
+    reference_scan.line_references(line)
 
 
 def check_whole_skill(line: str) -> None:
@@ -98,9 +98,25 @@ def test_definition_and_target_expressions_are_linear(shape):
     finishes(scan_line, DEFINITION_LINES[shape])
 
 
+@pytest.mark.parametrize("shape", sorted({**LINK_LINES, **CODE_LINES, **DEFINITION_LINES}))
+def test_reading_a_line_into_its_spans_is_linear(shape):
+    line = {**LINK_LINES, **CODE_LINES, **DEFINITION_LINES}[shape]
+    finishes(markdown_spans.line_spans, line)
+
+
+def distinct_reference_lines(count: int) -> None:
+    # no line repeats, so none is read from what an earlier line gave: each is read into its spans
+    body = "".join(f"[`a/{number}.md`](b/{number}.md) `c/{number}.py` [d]: e/{number}.md\n" for number in range(count))
+    reference_scan.find_references(body, (0, 0))
+
+
+def test_a_body_of_distinct_reference_lines_is_read_in_linear_time():
+    finishes(distinct_reference_lines, SIZE // 60)
+
+
 def many_links_and_code_spans(count: int) -> None:
     # every code span inside a link's text is checked against the links: by bisection, not pairwise
-    reference_scan._line_references("[`a/b.md`](c.md) " * count, 0)
+    reference_scan.line_references("[`a/b.md`](c.md) " * count)
 
 
 def test_code_spans_inside_many_links_are_matched_without_a_pairwise_scan():
@@ -108,7 +124,7 @@ def test_code_spans_inside_many_links_are_matched_without_a_pairwise_scan():
 
 
 def fences(line: str) -> None:
-    markdown.fenced_lines([line, line + "\n", "```\n"] * 3)
+    markdown_spans.fenced_lines([line, line + "\n", "```\n"] * 3)
 
 
 @pytest.mark.parametrize("line", [_repeat(" ") + "```", _repeat("`"), _repeat("~ ")])

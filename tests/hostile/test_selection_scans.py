@@ -54,7 +54,7 @@ def test_many_cursors_over_many_fields_and_items():
 
 
 def outline_and_folds(body: str) -> None:
-    from albedo_skills_ls.skills.authoring import outline
+    from albedo_skills_ls.skills.authoring.outline import outline
     from albedo_skills_ls.skills.authoring.folding import folding_ranges
 
     text = f"---\nname: demo\ndescription: d.\n---\n{body}\n"

@@ -7,6 +7,8 @@ import pytest
 
 from albedo_skills_ls.skills.authoring.fixes import quick_fixes
 from albedo_skills_ls.skills.frontmatter import read_text
+from albedo_skills_ls.skills.rules import check_document
+from albedo_skills_ls.skills.yamltree import Scalar
 from albedo_skills_ls.skills.model import Position
 from albedo_skills_ls.skills.rules import check_document
 from albedo_skills_ls.skills.yamltree import Scalar

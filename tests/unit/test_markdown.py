@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from albedo_skills_ls.skills.frontmatter import lines_of
-from albedo_skills_ls.skills.markdown import fenced_lines, prose_lines, prose_lines_holding
+from albedo_skills_ls.skills.markdown_spans import fenced_lines, prose_lines, prose_lines_holding
 
 DOC = [
     "intro [a](b.md)\n",  # 0 prose

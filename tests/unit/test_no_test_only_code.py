@@ -26,7 +26,6 @@ LIBRARY_CALLBACKS = {
 }
 # Unused, and in a module being rewritten elsewhere (the Markdown reading in one pass), which deletes it:
 # drop the entry with that change.
-NOT_YET_REMOVED = {("albedo_skills_ls/skills/reference_scan.py", "escapes")}
 PLAIN_DECORATORS = {"property", "staticmethod", "classmethod", "cached_property"}
 WORD = re.compile(r"\w+")
 
@@ -81,7 +80,7 @@ def unused_outside_tests(sources: dict[str, str], entry_points: str) -> list[str
         for name, tree in trees.items()
         if name.startswith(PACKAGE)
         for defined, line in definitions(tree)
-        if used[defined] == 0 and (name, defined) not in NOT_YET_REMOVED
+        if used[defined] == 0
     ]
 
 

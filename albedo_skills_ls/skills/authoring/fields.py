@@ -20,6 +20,7 @@ from ..rules import (
     name_problem,
     suggest_name,
 )
+from ..yamltree import Mapping
 
 # --- what each field means ------------------------------------------------------------------------------
 

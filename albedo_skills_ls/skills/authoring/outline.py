@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..frontmatter import lines_of, opens_frontmatter, read_text
-from ..markdown import prose_lines
+from ..markdown_spans import prose_lines
 from ..model import Position, Range
 from ..skill_file import SKILL_FILE
 from ..yamltree import Entry, Mapping, Scalar, Sequence

@@ -20,7 +20,7 @@ import bisect
 from typing import Sequence as Seq
 
 from ..frontmatter import BOM, lines_of, opens_frontmatter, read_text
-from ..markdown import fenced_blocks
+from ..markdown_spans import fenced_blocks
 from ..model import Position, Range
 from ..yamltree import Mapping, Node, Scalar, Sequence
 from .outline import OutlineItem, headings, own_line_end
