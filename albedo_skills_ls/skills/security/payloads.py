@@ -16,12 +16,20 @@ from collections.abc import Iterator
 from .. import codes
 from ..limits import MAX_DECODED_BYTES, MIN_ENCODED_CHARS
 from ..model import Diagnostic
+from .prefilter import Expression
 from .text import Text, shown
 
 # one character class each, so a run is consumed once (a short run fails after at most MIN_ENCODED_CHARS)
 _BASE64 = re.compile(f"[A-Za-z0-9+/_-]{{{MIN_ENCODED_CHARS},}}={{0,2}}")
-_ESCAPED_HEX = re.compile(f"(?:\\\\x[0-9a-fA-F]{{2}}){{{MIN_ENCODED_CHARS // 2},}}")
+_ESCAPED_HEX = Expression(f"(?:\\\\x[0-9a-fA-F]{{2}}){{{MIN_ENCODED_CHARS // 2},}}")
 _HEX = re.compile(r"[0-9a-fA-F]+")
+# The same class as _BASE64, as bytes: a text holds a match of _BASE64 exactly when, with every byte of the
+# class turned into `a` and every other byte (any byte of a non-ASCII character among them) into a space, it
+# holds MIN_ENCODED_CHARS `a`s in a row. Two C passes (translate, then a substring search) instead of the
+# engine trying the class at every position of every word: about a tenth of the time on prose.
+_RUN_CLASS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
+_RUN_TABLE = bytes(ord("a") if byte in _RUN_CLASS else ord(" ") for byte in range(256))
+_RUN = b"a" * MIN_ENCODED_CHARS
 
 _HEADERS = (
     (b"\x7fELF", "an ELF executable (Linux)"),
@@ -41,6 +49,11 @@ _COMMAND_WORDS = re.compile(
     re.IGNORECASE,
 )
 _MIN_PRINTABLE_SHARE = 0.9  # of decoded bytes, for decoded text to count as text
+
+
+def may_hold_run(source: str) -> bool:
+    """Whether `_BASE64` can match in the text (see `_RUN_TABLE`)."""
+    return _RUN in source.encode("utf-8", "surrogatepass").translate(_RUN_TABLE)
 
 
 def _judge(data: bytes) -> str | None:
@@ -83,7 +96,7 @@ def _decode_hex(run: str) -> bytes | None:
 
 def scan(text: Text) -> Iterator[Diagnostic]:
     source = text.text
-    for match in _BASE64.finditer(source):
+    for match in _BASE64.finditer(source) if may_hold_run(source) else ():
         run = match.group()
         if _HEX.fullmatch(run):
             data, encoding = _decode_hex(run), "hex"
@@ -94,7 +107,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
         if data is None:
             continue
         yield from _finding(text, match.start(), match.end(), data, encoding)
-    for match in _ESCAPED_HEX.finditer(source):
+    for match in text.matches_in_text(_ESCAPED_HEX):
         data = _decode_hex(match.group().replace("\\x", "")[: MAX_DECODED_BYTES * 2])
         if data is not None:
             yield from _finding(text, match.start(), match.end(), data, "`\\x` hex escapes")

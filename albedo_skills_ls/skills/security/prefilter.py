@@ -1,0 +1,199 @@
+"""The detectors' expressions, compiled on first use and skipped on text that cannot hold a match.
+
+Most text a skill bundles holds nothing the reading looks for, and a regular expression costs Python's engine
+several nanoseconds a character even when it matches nothing (an alternation of words is tried at every
+letter that starts one of them). So each `Expression` knows a few *needles*: literal strings such that every
+match of the expression contains at least one of them. When none of the needles is in the text (`str.__contains__`,
+a C search at well under a nanosecond a character), the expression cannot match there, and it is neither run
+nor, if it never ran before, compiled (compiling the detectors' expressions is most of what importing the
+reading costs).
+
+Why a needle cannot hide a finding: the needles are not written by hand but derived from the expression's own
+parse tree (`re._parser`, the parser `re.compile` itself runs), by rules that only ever keep text every match
+must contain:
+- a run of literal characters in a sequence must appear in every match, as written;
+- one item of a sequence that every match must contain (a group, a repeat of at least one, an alternation)
+  gives its own needles, and any one item's needles are needles of the sequence;
+- an alternation needs one needle set from each alternative: their union;
+- a class of at most `_MAX_CLASS_NEEDLES` plain characters gives those characters.
+Anything else (an optional item, a wide class, an assertion, a back reference, case-insensitive matching,
+an unknown node of a future parser) requires nothing, and an expression that requires nothing always runs.
+Skipping is therefore exact: the findings are the same with and without it, which
+tests/security/test_prefilter.py checks over the security corpus and generated texts.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterator
+from typing import Any
+
+try:  # CPython's own parser for `re`; if a later Python moves it, every expression simply always runs
+    from re import _constants as _sre
+    from re import _parser as _parse
+except ImportError:  # pragma: no cover - depends on the interpreter
+    _sre = _parse = None  # type: ignore[assignment]
+
+_MAX_CLASS_NEEDLES = 4  # a class of more plain characters than this (or any range) requires nothing
+_MAX_SPELLINGS = 8  # exact strings a run of literals, small classes and plain alternations may multiply into
+# characters most prose, Markdown and code hold: alone, they select nothing
+_ORDINARY = frozenset(string.ascii_letters + string.digits + string.whitespace + ".,;:!?'\"()[]-_/*#`|=+&<>")
+_LONG_ENOUGH = 5  # needles this long are rare enough in prose: among them, fewer is better
+_CHARACTER_COST = 0.05  # a one-character needle, searched with memchr, against a longer needle's 1
+
+
+class Expression:
+    """A regular expression the reading runs, compiled when first needed; `needles` say where it cannot match."""
+
+    __slots__ = ("pattern", "flags", "_compiled", "_needles")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern = pattern
+        self.flags = flags
+        self._compiled: re.Pattern[str] | None = None
+        self._needles: tuple[str, ...] | None | bool = False  # False: not derived yet
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    @property
+    def needles(self) -> tuple[str, ...] | None:
+        """Literals one of which every match contains, or None when the expression requires none."""
+        if self._needles is False:
+            self._needles = needles_of(self.pattern, self.flags)
+        return self._needles  # type: ignore[return-value]
+
+    def finditer(self, string: str, pos: int = 0, endpos: int = 2**63 - 1) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(string, pos, endpos)
+
+    def match(self, string: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.match(string, pos)
+
+    def findall(self, string: str, pos: int = 0, endpos: int = 2**63 - 1) -> list[Any]:
+        return self.compiled.findall(string, pos, endpos)
+
+
+def needles_of(pattern: str, flags: int = 0) -> tuple[str, ...] | None:
+    """The needles of an expression (module docstring), shortest first, or None when it requires none."""
+    if _parse is None or flags & re.IGNORECASE:
+        return None
+    try:
+        parsed = _parse.parse(pattern, flags)
+        if parsed.state.flags & re.IGNORECASE:  # an inline (?i)
+            return None
+        found = _sequence(list(parsed))
+    except Exception:  # a parser that changed shape: require nothing, run the expression
+        return None
+    if not found:
+        return None
+    # a needle holding another is redundant: where the shorter one is absent, so is the longer
+    kept = [needle for needle in found if not any(other != needle and other in needle for other in found)]
+    return tuple(sorted(kept, key=lambda needle: (len(needle), needle)))
+
+
+def _score(needles: frozenset[str]) -> tuple[bool, int, float]:
+    """How good a needle set is: selective first (no needle of one or two ordinary characters, which most
+    text holds), then long (up to `_LONG_ENOUGH`: longer words are rarer), then cheap (each needle is one
+    search through the text; a single character is found by `memchr`, about twenty times faster)."""
+    selective = all(len(needle) >= 3 or (len(needle) == 1 and needle not in _ORDINARY) for needle in needles)
+    shortest = min(map(len, needles))
+    cost = sum(_CHARACTER_COST if len(needle) == 1 else 1.0 for needle in needles)
+    return selective, min(shortest, _LONG_ENOUGH) if shortest > 1 else _LONG_ENOUGH, -cost
+
+
+def _better(candidate: frozenset[str] | None, best: frozenset[str] | None) -> bool:
+    if not candidate:
+        return False
+    return best is None or _score(candidate) > _score(best)
+
+
+def _sequence(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
+    """The best needle set among a sequence's required items (each alone suffices). Consecutive literal
+    characters join into one needle; a small class or an alternation of plain words among them multiplies
+    the needles (`key[34]\\.db`: `key3.db`, `key4.db`), up to `_MAX_SPELLINGS` of them."""
+    best: frozenset[str] | None = None
+    run: list[str] = [""]
+    for op, value in items:
+        spellings = _spellings(op, value)
+        if spellings is not None and len(run) * len(spellings) <= _MAX_SPELLINGS:
+            run = [head + tail for head in run for tail in spellings]
+            continue
+        best = _flushed(run, best)
+        run = [""] if spellings is None else list(spellings)
+        found = _item(op, value) if spellings is None else None
+        best = found if _better(found, best) else best
+    return _flushed(run, best)
+
+
+def _flushed(run: list[str], best: frozenset[str] | None) -> frozenset[str] | None:
+    """The better of `best` and a run's spellings; a run one of whose spellings is empty (`x?`) requires nothing."""
+    if "" in run:
+        return best
+    literal = frozenset(run)
+    return literal if _better(literal, best) else best
+
+
+def _spellings(op: Any, value: Any) -> list[str] | None:
+    """The exact strings one item matches when they are few plain literals: a character, a small class of
+    characters, or a group or alternation of plain words; None otherwise."""
+    if op is _sre.LITERAL:
+        return [chr(value)]
+    if op is _sre.IN:
+        if len(value) <= _MAX_CLASS_NEEDLES and all(kind is _sre.LITERAL for kind, _ in value):
+            return [chr(code) for _, code in value]
+        return None
+    if op is _sre.SUBPATTERN:
+        _group, add_flags, _del_flags, inner = value
+        return None if add_flags & re.IGNORECASE else _words(list(inner))
+    if op is _sre.MAX_REPEAT and value[0] == 0 and value[1] == 1:  # an optional plain item: `https?`
+        spelled = _words(list(value[2]))
+        return None if spelled is None else ["", *spelled]
+    if op is _sre.BRANCH:
+        words: list[str] = []
+        for alternative in value[1]:
+            spelled = _words(list(alternative))
+            if spelled is None:
+                return None
+            words.extend(spelled)
+        return words if len(words) <= _MAX_SPELLINGS else None
+    return None
+
+
+def _words(items: list[tuple[Any, Any]]) -> list[str] | None:
+    """Every string a sequence of plain items matches, when that is a few exact strings; else None."""
+    out = [""]
+    for op, value in items:
+        spelled = _spellings(op, value)
+        if spelled is None or len(out) * len(spelled) > _MAX_SPELLINGS:
+            return None
+        out = [head + tail for head in out for tail in spelled]
+    return out
+
+
+def _item(op: Any, value: Any) -> frozenset[str] | None:
+    if op is _sre.SUBPATTERN:
+        _group, add_flags, _del_flags, inner = value
+        return None if add_flags & re.IGNORECASE else _sequence(list(inner))
+    if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT):
+        low, _high, inner = value
+        return _sequence(list(inner)) if low >= 1 else None
+    if op is _sre.ATOMIC_GROUP:
+        return _sequence(list(value))
+    if op is _sre.BRANCH:
+        _unused, alternatives = value
+        union: set[str] = set()
+        for alternative in alternatives:
+            found = _sequence(list(alternative))
+            if not found:
+                return None
+            union |= found
+        return frozenset(union)
+    if op is _sre.IN:
+        if len(value) > _MAX_CLASS_NEEDLES or any(kind is not _sre.LITERAL for kind, _ in value):
+            return None
+        return frozenset(chr(code) for _, code in value)
+    return None
