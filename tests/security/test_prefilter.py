@@ -43,7 +43,7 @@ def full_reading(monkeypatch: pytest.MonkeyPatch):
     def switch() -> None:
         monkeypatch.setattr(Text, "_may_match", lambda self, expression, in_lower: True)
         monkeypatch.setattr(hidden, "may_hold", lambda source: True)
-        monkeypatch.setattr(payloads, "may_hold_run", lambda source: True)
+        monkeypatch.setattr(payloads, "may_hold_run", lambda text: True)
 
     return switch
 
@@ -119,7 +119,7 @@ def test_any_mixture_gives_the_same_findings_with_and_without_the_prefilter(piec
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Text, "_may_match", lambda self, expression, in_lower: True)
         patch.setattr(hidden, "may_hold", lambda source: True)
-        patch.setattr(payloads, "may_hold_run", lambda source: True)
+        patch.setattr(payloads, "may_hold_run", lambda text: True)
         assert scan_text("/s/demo/scripts/a.sh", body) == ours
 
 

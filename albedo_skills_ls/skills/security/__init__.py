@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from itertools import islice
-from pathlib import Path
 
 from .. import codes
 from ..limits import MAX_SECURITY_FINDINGS_PER_FILE
@@ -104,11 +103,13 @@ def scan_text(path: str, text: str, kind: FileKind | None = None) -> tuple[Diagn
     return tuple(sorted(found, key=lambda d: d.sort_key))
 
 
-def scan_skill(folder: Path, display_root: Path | None = None) -> tuple[Diagnostic, ...]:
+def scan_skill(
+    folder: str | os.PathLike[str], display_root: str | os.PathLike[str] | None = None
+) -> tuple[Diagnostic, ...]:
     """Findings for a skill folder: SKILL.md and every file it bundles, read within the bounds (files.py),
     and what could not be read. Paths are `display_root` (default: `folder` as given) joined with the
     file's path inside the skill, as discovery spells `SKILL.md`'s path."""
-    reading = Reading(str(folder), str(display_root if display_root is not None else folder))
+    reading = Reading(os.fspath(folder), os.fspath(display_root if display_root is not None else folder))
     found: list[Diagnostic] = []
     for read in reading.files():
         found.extend(findings(Text(read.path, read.text, kind_of(read.rel) if "/" not in read.rel else BUNDLED)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import binascii
 import re
+import string
 from collections.abc import Iterator
 
 from .. import codes
@@ -20,16 +21,10 @@ from .prefilter import Expression
 from .text import Text, shown
 
 # one character class each, so a run is consumed once (a short run fails after at most MIN_ENCODED_CHARS)
-_BASE64 = re.compile(f"[A-Za-z0-9+/_-]{{{MIN_ENCODED_CHARS},}}={{0,2}}")
+_BASE64_CHARACTERS = string.ascii_letters + string.digits + "+/_-"  # base64 and its URL-safe alphabet
+_BASE64 = Expression(f"[{re.escape(_BASE64_CHARACTERS)}]{{{MIN_ENCODED_CHARS},}}={{0,2}}")
 _ESCAPED_HEX = Expression(f"(?:\\\\x[0-9a-fA-F]{{2}}){{{MIN_ENCODED_CHARS // 2},}}")
-_HEX = re.compile(r"[0-9a-fA-F]+")
-# The same class as _BASE64, as bytes: a text holds a match of _BASE64 exactly when, with every byte of the
-# class turned into `a` and every other byte (any byte of a non-ASCII character among them) into a space, it
-# holds MIN_ENCODED_CHARS `a`s in a row. Two C passes (translate, then a substring search) instead of the
-# engine trying the class at every position of every word: about a tenth of the time on prose.
-_RUN_CLASS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
-_RUN_TABLE = bytes(ord("a") if byte in _RUN_CLASS else ord(" ") for byte in range(256))
-_RUN = b"a" * MIN_ENCODED_CHARS
+_HEX = Expression(r"[0-9a-fA-F]+")
 
 _HEADERS = (
     (b"\x7fELF", "an ELF executable (Linux)"),
@@ -42,7 +37,7 @@ _HEADERS = (
     (b"#!", "a script (`#!` line)"),
 )
 # words that make decoded text a command rather than prose or data
-_COMMAND_WORDS = re.compile(
+_COMMAND_WORDS = Expression(
     rb"\b(?:curl|wget|bash|/bin/sh|sh -c|powershell|invoke-expression|invoke-webrequest|iex|chmod|rm -rf|"
     rb"nc -e|/dev/tcp|eval|exec|subprocess|os\.system|import os|downloadstring|frombase64string|"
     rb"start-process|certutil|bitsadmin|mshta|rundll32|regsvr32)\b",
@@ -51,9 +46,17 @@ _COMMAND_WORDS = re.compile(
 _MIN_PRINTABLE_SHARE = 0.9  # of decoded bytes, for decoded text to count as text
 
 
-def may_hold_run(source: str) -> bool:
-    """Whether `_BASE64` can match in the text (see `_RUN_TABLE`)."""
-    return _RUN in source.encode("utf-8", "surrogatepass").translate(_RUN_TABLE)
+def may_hold_run(text: Text) -> bool:
+    """Whether `_BASE64` can match in the text. Its class holds no white space, so a run lies inside one of
+    the text's words (`Text.distinct_words`, lower-cased: the class's ASCII letters stay letters in place);
+    cut at every other ASCII character as well, a word holding a run still has MIN_ENCODED_CHARS characters
+    or more. Prose and Markdown links have no such piece, and finding that out is two C passes over the
+    distinct words, where the expression would be tried at every position of every word."""
+    pieces = text.distinct_words_joined().translate(_OUTSIDE_THE_CLASS).split()
+    return max(map(len, pieces), default=0) >= MIN_ENCODED_CHARS
+
+
+_OUTSIDE_THE_CLASS = {code: " " for code in range(128) if chr(code) not in _BASE64_CHARACTERS}
 
 
 def _judge(data: bytes) -> str | None:
@@ -96,7 +99,7 @@ def _decode_hex(run: str) -> bytes | None:
 
 def scan(text: Text) -> Iterator[Diagnostic]:
     source = text.text
-    for match in _BASE64.finditer(source) if may_hold_run(source) else ():
+    for match in _BASE64.finditer(source) if may_hold_run(text) else ():
         run = match.group()
         if _HEX.fullmatch(run):
             data, encoding = _decode_hex(run), "hex"

@@ -39,6 +39,7 @@ _MAX_CLASS_NEEDLES = 4  # a class of more plain characters than this (or any ran
 _MAX_SPELLINGS = 8  # exact strings a run of literals, small classes and plain alternations may multiply into
 # characters most prose, Markdown and code hold: alone, they select nothing
 _ORDINARY = frozenset(string.ascii_letters + string.digits + string.whitespace + ".,;:!?'\"()[]-_/*#`|=+&<>")
+_MERGE_PREFIX = 5  # needles sharing this long a start are searched as that start
 _LONG_ENOUGH = 5  # needles this long are rare enough in prose: among them, fewer is better
 _CHARACTER_COST = 0.05  # a one-character needle, searched with memchr, against a longer needle's 1
 
@@ -46,16 +47,17 @@ _CHARACTER_COST = 0.05  # a one-character needle, searched with memchr, against 
 class Expression:
     """A regular expression the reading runs, compiled when first needed; `needles` say where it cannot match."""
 
-    __slots__ = ("pattern", "flags", "_compiled", "_needles")
+    __slots__ = ("pattern", "flags", "_compiled", "_needles", "_searches")
 
-    def __init__(self, pattern: str, flags: int = 0) -> None:
+    def __init__(self, pattern: str | bytes, flags: int = 0) -> None:
         self.pattern = pattern
         self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
+        self._compiled: re.Pattern[Any] | None = None
         self._needles: tuple[str, ...] | None | bool = False  # False: not derived yet
+        self._searches: tuple[tuple[str, bool], ...] | None = None
 
     @property
-    def compiled(self) -> re.Pattern[str]:
+    def compiled(self) -> re.Pattern[Any]:
         if self._compiled is None:
             self._compiled = re.compile(self.pattern, self.flags)
         return self._compiled
@@ -67,19 +69,36 @@ class Expression:
             self._needles = needles_of(self.pattern, self.flags)
         return self._needles  # type: ignore[return-value]
 
+    @property
+    def searches(self) -> tuple[tuple[str, bool], ...] | None:
+        """The needles, each with whether it is searched among a text's distinct words (`Text._words`): one
+        of two characters or more without white space. A single character is found faster by `memchr` in
+        the text itself."""
+        if self._searches is None and self.needles is not None:
+            self._searches = tuple((needle, len(needle) > 1 and len(needle.split()) == 1 and needle.strip() == needle)
+                                   for needle in self.needles)
+        return self._searches
+
     def finditer(self, string: str, pos: int = 0, endpos: int = 2**63 - 1) -> Iterator[re.Match[str]]:
         return self.compiled.finditer(string, pos, endpos)
 
     def match(self, string: str, pos: int = 0) -> re.Match[str] | None:
         return self.compiled.match(string, pos)
 
+    def fullmatch(self, string: Any) -> Any:
+        return self.compiled.fullmatch(string)
+
+    def search(self, string: Any) -> Any:
+        return self.compiled.search(string)
+
     def findall(self, string: str, pos: int = 0, endpos: int = 2**63 - 1) -> list[Any]:
         return self.compiled.findall(string, pos, endpos)
 
 
-def needles_of(pattern: str, flags: int = 0) -> tuple[str, ...] | None:
-    """The needles of an expression (module docstring), shortest first, or None when it requires none."""
-    if _parse is None or flags & re.IGNORECASE:
+def needles_of(pattern: str | bytes, flags: int = 0) -> tuple[str, ...] | None:
+    """The needles of an expression (module docstring), shortest first, or None when it requires none (a
+    pattern of bytes, searched in decoded data, gets none)."""
+    if _parse is None or flags & re.IGNORECASE or not isinstance(pattern, str):
         return None
     try:
         parsed = _parse.parse(pattern, flags)
@@ -90,9 +109,37 @@ def needles_of(pattern: str, flags: int = 0) -> tuple[str, ...] | None:
         return None
     if not found:
         return None
-    # a needle holding another is redundant: where the shorter one is absent, so is the longer
-    kept = [needle for needle in found if not any(other != needle and other in needle for other in found)]
-    return tuple(sorted(kept, key=lambda needle: (len(needle), needle)))
+    # cheapest first: single characters (memchr), then short needles
+    return tuple(sorted(_merged(found), key=lambda needle: (len(needle), needle)))
+
+
+def _merged(needles: frozenset[str]) -> frozenset[str]:
+    """Needles sharing a start of `_MERGE_PREFIX` characters or more replaced by that start (`os.environ[`,
+    `os.environ.get(`: `os.environ`): a weaker test, still required, and one search instead of several."""
+    ordered = sorted(needles)
+    out: list[str] = []
+    for needle in ordered:
+        if out:
+            shared = _shared_start(out[-1], needle)
+            if shared >= _MERGE_PREFIX:
+                out[-1] = needle[:shared]
+                continue
+        out.append(needle)
+    return _minimal(frozenset(out))
+
+
+def _shared_start(first: str, second: str) -> int:
+    count = 0
+    for a, b in zip(first, second):
+        if a != b:
+            break
+        count += 1
+    return count
+
+
+def _minimal(needles: frozenset[str]) -> frozenset[str]:
+    """A needle holding another is redundant: where the shorter one is absent, so is the longer."""
+    return frozenset(needle for needle in needles if not any(other != needle and other in needle for other in needles))
 
 
 def _score(needles: frozenset[str]) -> tuple[bool, int, float]:
@@ -105,10 +152,11 @@ def _score(needles: frozenset[str]) -> tuple[bool, int, float]:
     return selective, min(shortest, _LONG_ENOUGH) if shortest > 1 else _LONG_ENOUGH, -cost
 
 
-def _better(candidate: frozenset[str] | None, best: frozenset[str] | None) -> bool:
+def _best(candidate: frozenset[str] | None, best: frozenset[str] | None) -> frozenset[str] | None:
     if not candidate:
-        return False
-    return best is None or _score(candidate) > _score(best)
+        return best
+    candidate = _minimal(candidate)
+    return candidate if best is None or _score(candidate) > _score(best) else best
 
 
 def _sequence(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
@@ -124,8 +172,7 @@ def _sequence(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
             continue
         best = _flushed(run, best)
         run = [""] if spellings is None else list(spellings)
-        found = _item(op, value) if spellings is None else None
-        best = found if _better(found, best) else best
+        best = _best(_item(op, value) if spellings is None else None, best)
     return _flushed(run, best)
 
 
@@ -133,8 +180,7 @@ def _flushed(run: list[str], best: frozenset[str] | None) -> frozenset[str] | No
     """The better of `best` and a run's spellings; a run one of whose spellings is empty (`x?`) requires nothing."""
     if "" in run:
         return best
-    literal = frozenset(run)
-    return literal if _better(literal, best) else best
+    return _best(frozenset(run), best)
 
 
 def _spellings(op: Any, value: Any) -> list[str] | None:
@@ -191,7 +237,7 @@ def _item(op: Any, value: Any) -> frozenset[str] | None:
             if not found:
                 return None
             union |= found
-        return frozenset(union)
+        return _minimal(frozenset(union))
     if op is _sre.IN:
         if len(value) > _MAX_CLASS_NEEDLES or any(kind is not _sre.LITERAL for kind, _ in value):
             return None
