@@ -13,7 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from albedo_skills_ls.skills.security import (
+    detector_expressions,
     fetch_run,
+    needles_module,
     hidden,
     override,
     payloads,
@@ -28,12 +30,7 @@ from albedo_skills_ls.skills.security.text import Text
 
 from .corpus import BENIGN, DANGEROUS, write_skill
 
-EXPRESSIONS = {
-    f"{module.__name__.rsplit('.', 1)[-1]}.{name}": value
-    for module in (fetch_run, secrets, payloads, text_module)
-    for name, value in vars(module).items()
-    if isinstance(value, Expression)
-} | {f"override.{what}": expression for what, expression in override._PATTERNS}
+EXPRESSIONS = {repr(expression.pattern)[:70]: expression for expression in detector_expressions()}
 
 
 @pytest.fixture
@@ -130,7 +127,7 @@ def test_every_match_of_an_expression_holds_one_of_its_needles(name: str) -> Non
     if needles is None:  # it requires nothing: it always runs
         return
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.from_regex(re.compile(expression.pattern, expression.flags), fullmatch=True))
     def holds(matched: str) -> None:
         assert any(needle in matched for needle in needles), (matched, needles)
@@ -157,6 +154,14 @@ def test_an_expression_that_cannot_match_is_neither_run_nor_compiled() -> None:
     hit = Text("/s/a.md", "curl https://example.invalid\n", "bundled")
     assert [match.group() for match in hit.matches(expression)] == ["curl https://"]
     assert isinstance(expression.compiled, re.Pattern)
+
+
+def test_the_generated_needle_table_is_the_derivation_of_every_expression() -> None:
+    table = Path(prefilter.__file__).with_name("needles.py").read_text(encoding="utf-8")
+    assert table == needles_module(), (
+        "albedo_skills_ls/skills/security/needles.py is stale: regenerate it as its docstring says"
+    )
+    assert len(EXPRESSIONS) > 25  # every detector module's expressions were found
 
 
 def test_the_prefilter_module_falls_back_to_running_everything_without_the_parser(monkeypatch) -> None:

@@ -27,10 +27,15 @@ from .. import codes
 from ..limits import MAX_SECURITY_FINDINGS_PER_FILE
 from ..model import INFORMATION, Diagnostic, Related
 from . import fetch_run, hidden, override, payloads, secrets, tools
+from . import text as text_module
 from .files import SKILL_FILE, Reading, bounded_text
+from .prefilter import Expression, needles_of
 from .text import BUNDLED, SKILL, FileKind, Text
 
-__all__ = ["BUNDLED", "SKILL", "FileKind", "Text", "findings", "kind_of", "scan_skill", "scan_text"]
+__all__ = [
+    "BUNDLED", "SKILL", "FileKind", "Text", "detector_expressions", "findings", "kind_of", "needles_module", "scan_skill",
+    "scan_text",
+]
 
 
 def kind_of(path: str) -> FileKind:
@@ -116,3 +121,38 @@ def scan_skill(
     found.extend(_theft(found))
     found.extend(reading.notes)
     return tuple(sorted(found, key=lambda d: d.sort_key))
+
+
+def detector_expressions() -> list[Expression]:
+    """Every expression the detector modules hold (at their top level, or in a tuple there), each once."""
+    found: dict[int, Expression] = {}
+    for module in (text_module, hidden, fetch_run, payloads, secrets, override, tools):
+        for value in vars(module).values():
+            items = [value] if not isinstance(value, tuple) else [
+                inner for item in value for inner in (item if isinstance(item, tuple) else (item,))
+            ]
+            found.update((id(item), item) for item in items if isinstance(item, Expression))
+    return list(found.values())
+
+
+def needles_module() -> str:
+    """The text of needles.py: every detector expression's needles, derived."""
+    lines = [
+        '"""The needles of every detector expression, derived by `prefilter.needles_of`: generated (by',
+        "`needles_module` in security/__init__.py), because parsing some thirty expressions at every start cost",
+        "more than compiling them. Regenerate with",
+        "`python -c 'from albedo_skills_ls.skills.security import needles_module as m; print(m(), end=\"\")'",
+        "> albedo_skills_ls/skills/security/needles.py`;",
+        "tests/security/test_prefilter.py fails when this differs from the derivation. An expression missing",
+        'here is derived when first needed."""',
+        "",
+        "NEEDLES: dict[tuple[str | bytes, int], tuple[str, ...] | None] = {",
+    ]
+    seen = set()
+    for expression in detector_expressions():
+        key = (expression.pattern, int(expression.flags))
+        if key not in seen:
+            seen.add(key)
+            lines.append(f"    {key!r}: {needles_of(*key)!r},")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

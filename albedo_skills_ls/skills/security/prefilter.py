@@ -64,9 +64,13 @@ class Expression:
 
     @property
     def needles(self) -> tuple[str, ...] | None:
-        """Literals one of which every match contains, or None when the expression requires none."""
+        """Literals one of which every match contains, or None when the expression requires none: as
+        derived ahead of time (needles.py, held to the derivation by a test), else derived now."""
         if self._needles is False:
-            self._needles = needles_of(self.pattern, self.flags)
+            from .needles import NEEDLES
+
+            key = (self.pattern, self.flags)
+            self._needles = NEEDLES[key] if key in NEEDLES else needles_of(self.pattern, self.flags)
         return self._needles  # type: ignore[return-value]
 
     @property
