@@ -25,7 +25,7 @@ from albedo_skills_ls.skills.security import (
     secrets,
     text as text_module,
 )
-from albedo_skills_ls.skills.security.prefilter import Expression, needles_of
+from albedo_skills_ls.skills.security.prefilter import Expression, holds, needles_of
 from albedo_skills_ls.skills.security.text import Text
 
 from .corpus import BENIGN, DANGEROUS, write_skill
@@ -121,29 +121,35 @@ def test_any_mixture_gives_the_same_findings_with_and_without_the_prefilter(piec
 
 
 @pytest.mark.parametrize("name", sorted(EXPRESSIONS))
-def test_every_match_of_an_expression_holds_one_of_its_needles(name: str) -> None:
+def test_every_match_of_an_expression_meets_its_requirement(name: str) -> None:
     expression = EXPRESSIONS[name]
-    needles = expression.needles
-    if needles is None:  # it requires nothing: it always runs
+    requirement = expression.needles
+    if requirement is None:  # it requires nothing: it always runs
         return
 
     @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.from_regex(re.compile(expression.pattern, expression.flags), fullmatch=True))
-    def holds(matched: str) -> None:
-        assert any(needle in matched for needle in needles), (matched, needles)
+    def meets(matched: str) -> None:
+        assert holds(requirement, matched), (matched, requirement)
 
-    holds()
+    meets()
 
 
-def test_needles_are_derived_only_from_what_every_match_must_hold() -> None:
-    assert needles_of("curl") == ("curl",)
-    assert needles_of(r"key[34]\.db") == ("key3.db", "key4.db")
-    assert needles_of("https?://") == ("http://", "https://")
-    assert needles_of("(?:ignore|disregard)[ \t]+rules") == ("rules",)  # one needle set serves the sequence
+def test_requirements_are_derived_only_from_what_every_match_must_hold() -> None:
+    assert needles_of("curl") == ((("curl",),),)
+    assert needles_of(r"key[34]\.db") == ((("key3.db", "key4.db"),),)
+    assert needles_of("https?://") == ((("http://", "https://"),),)
+    # every required item gives a set (the most selective first): a match holds a needle of each
+    assert needles_of("(?:ignore|disregard)[ \t]+rules") == ((("rules",), ("ignore", "disregard"), ("\t", " ")),)
+    # a top-level alternation: any alternative's sets
+    assert needles_of("curl[ \t]+-o|wget[ \t]+-O") == ((("curl",), ("-o",), ("\t", " ")), (("wget",), ("-O",), ("\t", " ")))
     assert needles_of("x?y*") is None  # nothing is required: the expression always runs
     assert needles_of("(?i)curl") is None and needles_of("curl", re.IGNORECASE) is None
     assert needles_of(r"[a-z]{40,}") is None
     assert needles_of(r"(\w)\1") is None
+    assert holds(needles_of("curl[ \t]+-o|wget[ \t]+-O"), "wget -O x") and not holds(
+        needles_of("curl[ \t]+-o|wget[ \t]+-O"), "wget -o x"
+    )
 
 
 def test_an_expression_that_cannot_match_is_neither_run_nor_compiled() -> None:

@@ -58,11 +58,13 @@ _QUOTES = "\"'`()"
 
 
 def scan(text: Text) -> Iterator[Diagnostic]:
-    fetches = [match.start() for match in text.words(_FETCH)]
     decodes = [match.start() for match in text.words(_DECODE)]
+    sources = [match.start() for match in text.matches(_SOURCE)]
+    if not decodes and not sources:  # every finding runs decoded text or a download from a source
+        return
+    fetches = [match.start() for match in text.words(_FETCH)]
     if not fetches and not decodes:
         return
-    sources = [match.start() for match in text.matches(_SOURCE)]
     yield from _piped(text, fetches, decodes, sources)
     yield from _evaluated(text, fetches, decodes, sources)
     yield from _saved_then_run(text, fetches, sources)

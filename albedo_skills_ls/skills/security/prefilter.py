@@ -2,24 +2,27 @@
 
 Most text a skill bundles holds nothing the reading looks for, and a regular expression costs Python's engine
 several nanoseconds a character even when it matches nothing (an alternation of words is tried at every
-letter that starts one of them). So each `Expression` knows a few *needles*: literal strings such that every
-match of the expression contains at least one of them. When none of the needles is in the text (`str.__contains__`,
-a C search at well under a nanosecond a character), the expression cannot match there, and it is neither run
-nor, if it never ran before, compiled (compiling the detectors' expressions is most of what importing the
-reading costs).
+letter that starts one of them). So each `Expression` knows a *requirement*: literal strings (needles) that
+its matches must hold. Where the text does not meet it (`str.__contains__`, a C search at well under a
+nanosecond a character), the expression cannot match, and it is neither run nor, if it never ran before,
+compiled.
 
-Why a needle cannot hide a finding: the needles are not written by hand but derived from the expression's own
-parse tree (`re._parser`, the parser `re.compile` itself runs), by rules that only ever keep text every match
+Why a requirement cannot hide a finding: it is not written by hand but derived from the expression's own
+parse tree (`re._parser`, the parser `re.compile` itself runs), by rules that only keep text every match
 must contain:
-- a run of literal characters in a sequence must appear in every match, as written;
-- one item of a sequence that every match must contain (a group, a repeat of at least one, an alternation)
-  gives its own needles, and any one item's needles are needles of the sequence;
-- an alternation needs one needle set from each alternative: their union;
-- a class of at most `_MAX_CLASS_NEEDLES` plain characters gives those characters.
+- a run of literal characters in a sequence must appear in every match, as written (a small class or an
+  alternation of plain words within the run multiplies the spellings, any one of which appears);
+- every required item of a sequence (a group, a repeat of at least one) gives a needle set, a needle of
+  which every match holds; an alternation inside one gives the union of its alternatives' best sets;
+- a class of at most `_MAX_CLASS_NEEDLES` plain characters gives those characters;
+- needles sharing a start of `_MERGE_PREFIX` characters are searched as that start (weaker, still held);
+- at the top, each alternative of an alternation keeps up to `_MAX_SETS` of its sets: a text may hold a
+  match only if, for some alternative, it holds a needle of each of them.
 Anything else (an optional item, a wide class, an assertion, a back reference, case-insensitive matching,
-an unknown node of a future parser) requires nothing, and an expression that requires nothing always runs.
+a node of a future parser) requires nothing, and an expression that requires nothing always runs.
 Skipping is therefore exact: the findings are the same with and without it, which
-tests/security/test_prefilter.py checks over the security corpus and generated texts.
+tests/security/test_prefilter.py checks over the security corpus and generated texts, with hypothesis
+checking that generated matches of every expression meet its requirement.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ _MAX_CLASS_NEEDLES = 4  # a class of more plain characters than this (or any ran
 _MAX_SPELLINGS = 8  # exact strings a run of literals, small classes and plain alternations may multiply into
 # characters most prose, Markdown and code hold: alone, they select nothing
 _ORDINARY = frozenset(string.ascii_letters + string.digits + string.whitespace + ".,;:!?'\"()[]-_/*#`|=+&<>")
+_MAX_SETS = 3  # needle sets kept per alternative: each one more may rule the alternative out
 _MERGE_PREFIX = 5  # needles sharing this long a start are searched as that start
 _LONG_ENOUGH = 5  # needles this long are rare enough in prose: among them, fewer is better
 _CHARACTER_COST = 0.05  # a one-character needle, searched with memchr, against a longer needle's 1
@@ -53,8 +57,8 @@ class Expression:
         self.pattern = pattern
         self.flags = flags
         self._compiled: re.Pattern[Any] | None = None
-        self._needles: tuple[str, ...] | None | bool = False  # False: not derived yet
-        self._searches: tuple[tuple[str, bool], ...] | None = None
+        self._needles: Requirement | None | bool = False  # False: not derived yet
+        self._searches: tuple[tuple[tuple[tuple[str, bool], ...], ...], ...] | None = None
 
     @property
     def compiled(self) -> re.Pattern[Any]:
@@ -63,9 +67,9 @@ class Expression:
         return self._compiled
 
     @property
-    def needles(self) -> tuple[str, ...] | None:
-        """Literals one of which every match contains, or None when the expression requires none: as
-        derived ahead of time (needles.py, held to the derivation by a test), else derived now."""
+    def needles(self) -> Requirement | None:
+        """What every match holds, or None when the expression requires nothing: as derived ahead of time
+        (needles.py, held to the derivation by a test), else derived now."""
         if self._needles is False:
             from .needles import NEEDLES
 
@@ -74,13 +78,16 @@ class Expression:
         return self._needles  # type: ignore[return-value]
 
     @property
-    def searches(self) -> tuple[tuple[str, bool], ...] | None:
-        """The needles, each with whether it is searched among a text's distinct words (`Text._words`): one
-        of two characters or more without white space. A single character is found faster by `memchr` in
-        the text itself."""
+    def searches(self) -> tuple[tuple[tuple[tuple[str, bool], ...], ...], ...] | None:
+        """The requirement with each needle marked by whether it is searched among a text's distinct words
+        (`Text.distinct_words_joined`): one of two characters or more without white space. A single
+        character is found faster by `memchr` in the text itself."""
         if self._searches is None and self.needles is not None:
-            self._searches = tuple((needle, len(needle) > 1 and len(needle.split()) == 1 and needle.strip() == needle)
-                                   for needle in self.needles)
+            self._searches = tuple(
+                tuple(tuple((needle, len(needle) > 1 and len(needle.split()) == 1 and needle.strip() == needle)
+                            for needle in needles) for needles in sets)
+                for sets in self.needles
+            )
         return self._searches
 
     def finditer(self, string: str, pos: int = 0, endpos: int = 2**63 - 1) -> Iterator[re.Match[str]]:
@@ -99,22 +106,43 @@ class Expression:
         return self.compiled.findall(string, pos, endpos)
 
 
-def needles_of(pattern: str | bytes, flags: int = 0) -> tuple[str, ...] | None:
-    """The needles of an expression (module docstring), shortest first, or None when it requires none (a
-    pattern of bytes, searched in decoded data, gets none)."""
+Requirement = tuple[tuple[tuple[str, ...], ...], ...]  # any alternative, all of its sets, any needle of a set
+
+
+def needles_of(pattern: str | bytes, flags: int = 0) -> Requirement | None:
+    """What every match of an expression holds (module docstring): for a top-level alternation, for each
+    alternative, up to `_MAX_SETS` needle sets, every one of which the alternative's matches hold a needle
+    of (the most selective first, each set's cheapest needle first); for any other expression, one such
+    alternative. None when it requires nothing (a pattern of bytes, searched in decoded data, gets None)."""
     if _parse is None or flags & re.IGNORECASE or not isinstance(pattern, str):
         return None
     try:
         parsed = _parse.parse(pattern, flags)
         if parsed.state.flags & re.IGNORECASE:  # an inline (?i)
             return None
-        found = _sequence(list(parsed))
+        items = list(parsed)
+        if len(items) == 1 and items[0][0] is _sre.BRANCH:
+            alternatives = [list(alternative) for alternative in items[0][1][1]]
+        else:
+            alternatives = [items]
+        requirement = []
+        for alternative in alternatives:
+            sets = sorted(set(map(_merged, _candidates(alternative))), key=_order, reverse=True)[:_MAX_SETS]
+            if not sets:
+                return None
+            requirement.append(tuple(tuple(sorted(needles, key=lambda n: (len(n), n))) for needles in sets))
     except Exception:  # a parser that changed shape: require nothing, run the expression
         return None
-    if not found:
-        return None
-    # cheapest first: single characters (memchr), then short needles
-    return tuple(sorted(_merged(found), key=lambda needle: (len(needle), needle)))
+    return tuple(dict.fromkeys(requirement))
+
+
+def _order(needles: frozenset[str]) -> tuple[tuple[bool, int, float], tuple[str, ...]]:
+    return _score(needles), tuple(sorted(needles))  # the needles break ties: the same order on every run
+
+
+def holds(requirement: Requirement, text: str) -> bool:
+    """Whether a text meets a requirement (what `Text._may_match` decides, searching each needle once)."""
+    return any(all(any(needle in text for needle in needles) for needles in sets) for sets in requirement)
 
 
 def _merged(needles: frozenset[str]) -> frozenset[str]:
@@ -151,40 +179,47 @@ def _score(needles: frozenset[str]) -> tuple[bool, int, float]:
     text holds), then long (up to `_LONG_ENOUGH`: longer words are rarer), then cheap (each needle is one
     search through the text; a single character is found by `memchr`, about twenty times faster)."""
     selective = all(len(needle) >= 3 or (len(needle) == 1 and needle not in _ORDINARY) for needle in needles)
-    shortest = min(map(len, needles))
+    # a rare character selects as well as a long word; an ordinary one, as little as its length says
+    length = min(_LONG_ENOUGH if len(n) == 1 and n not in _ORDINARY else min(len(n), _LONG_ENOUGH) for n in needles)
     cost = sum(_CHARACTER_COST if len(needle) == 1 else 1.0 for needle in needles)
-    return selective, min(shortest, _LONG_ENOUGH) if shortest > 1 else _LONG_ENOUGH, -cost
+    return selective, length, -cost
 
 
 def _best(candidate: frozenset[str] | None, best: frozenset[str] | None) -> frozenset[str] | None:
     if not candidate:
         return best
-    candidate = _minimal(candidate)
     return candidate if best is None or _score(candidate) > _score(best) else best
 
 
 def _sequence(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
-    """The best needle set among a sequence's required items (each alone suffices). Consecutive literal
-    characters join into one needle; a small class or an alternation of plain words among them multiplies
-    the needles (`key[34]\\.db`: `key3.db`, `key4.db`), up to `_MAX_SPELLINGS` of them."""
+    """The best needle set among a sequence's required items (each alone suffices)."""
     best: frozenset[str] | None = None
+    for candidate in _candidates(items):
+        best = _best(candidate, best)
+    return best
+
+
+def _candidates(items: list[tuple[Any, Any]]) -> list[frozenset[str]]:
+    """A needle set for each required item of a sequence: every match holds a needle of each. Consecutive
+    literal characters join into one needle; a small class or an alternation of plain words among them
+    multiplies the needles (`key[34]\\.db`: `key3.db`, `key4.db`), up to `_MAX_SPELLINGS` of them. A run
+    one of whose spellings is empty (`x?`) requires nothing."""
+    found: list[frozenset[str]] = []
     run: list[str] = [""]
     for op, value in items:
         spellings = _spellings(op, value)
         if spellings is not None and len(run) * len(spellings) <= _MAX_SPELLINGS:
             run = [head + tail for head in run for tail in spellings]
             continue
-        best = _flushed(run, best)
+        if "" not in run:
+            found.append(_minimal(frozenset(run)))
         run = [""] if spellings is None else list(spellings)
-        best = _best(_item(op, value) if spellings is None else None, best)
-    return _flushed(run, best)
-
-
-def _flushed(run: list[str], best: frozenset[str] | None) -> frozenset[str] | None:
-    """The better of `best` and a run's spellings; a run one of whose spellings is empty (`x?`) requires nothing."""
-    if "" in run:
-        return best
-    return _best(frozenset(run), best)
+        needles = _item(op, value) if spellings is None else None
+        if needles:
+            found.append(_minimal(needles))
+    if "" not in run:
+        found.append(_minimal(frozenset(run)))
+    return found
 
 
 def _spellings(op: Any, value: Any) -> list[str] | None:

@@ -96,12 +96,18 @@ class Text:
         if searches is None:
             return True
         known = self._lower_holds if in_lower else self._text_holds
-        for needle, in_words in searches:
-            held = known.get(needle)
-            if held is None:
-                held = known[needle] = needle in (self.distinct_words_joined() if in_words and in_lower else
-                                                  self.lower if in_lower else self.text)
-            if held:
+        for sets in searches:  # any alternative may match...
+            for needles in sets:  # ...if every one of its sets has a needle in the text
+                for needle, in_words in needles:
+                    held = known.get(needle)
+                    if held is None:
+                        held = known[needle] = needle in (self.distinct_words_joined() if in_words and in_lower else
+                                                          self.lower if in_lower else self.text)
+                    if held:
+                        break
+                else:
+                    break
+            else:
                 return True
         return False
 
