@@ -16,9 +16,8 @@ import errno
 import os
 import stat
 from collections import deque
-from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import codes
 from .codes import Code
@@ -28,8 +27,7 @@ from .paths import is_within
 from .resource_folder import file_kind, printable, require_str, resolve_skill_folder
 
 
-@dataclass(frozen=True, slots=True)
-class _Dir:
+class _Dir(NamedTuple):  # not a dataclass: importing `dataclasses` (and `inspect`) costs `check` ~5 ms a start
     path: str  # absolute, as seen under the resolved root (link names kept, not resolved)
     rel: str  # relative POSIX path below the root; "" for the root itself
     depth: int  # 0 for the root; a folder `a/b` is at depth 2

@@ -24,6 +24,7 @@ from pathlib import Path
 from test_import_layers import _resolve, module_names
 
 REPO = Path(__file__).resolve().parents[2]
+MODULE_ATTRIBUTES = {"__file__", "__name__", "__doc__", "__spec__", "__path__", "__dict__"}
 
 
 def top_level_definitions(tree: ast.Module) -> tuple[set[str], set[str]]:
@@ -112,6 +113,8 @@ def reexports(root: Path, files: list[str], modules: dict[str, str], published: 
             if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases):
                 continue
             module = aliases[node.value.id]
+            if node.attr in MODULE_ATTRIBUTES:  # every module has them: `m.__file__` re-exports nothing
+                continue
             if offers(module, node.attr) or (node.value.id, node.attr) in patches or node.attr in stdlib:
                 continue
             if node.attr in tops[module][1] and not _is_from_import(trees[module], node.attr):

@@ -22,17 +22,18 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from itertools import islice
-from pathlib import Path
 
 from .. import codes
 from ..limits import MAX_SECURITY_FINDINGS_PER_FILE
 from ..model import INFORMATION, Diagnostic, Related
 from ..skill_file import SKILL_FILE
 from . import fetch_run, hidden, override, payloads, secrets, tools
+from . import text as text_module
 from .files import Reading, bounded_text
+from .prefilter import Expression, needles_of
 from .text import BUNDLED, SKILL, FileKind, Text
 
-__all__ = ["findings", "kind_of", "scan_skill", "scan_text"]
+__all__ = ["detector_expressions", "findings", "kind_of", "needles_module", "scan_skill", "scan_text"]
 
 
 def kind_of(path: str) -> FileKind:
@@ -105,14 +106,51 @@ def scan_text(path: str, text: str, kind: FileKind | None = None) -> tuple[Diagn
     return tuple(sorted(found, key=lambda d: d.sort_key))
 
 
-def scan_skill(folder: Path, display_root: Path | None = None) -> tuple[Diagnostic, ...]:
+def scan_skill(
+    folder: str | os.PathLike[str], display_root: str | os.PathLike[str] | None = None
+) -> tuple[Diagnostic, ...]:
     """Findings for a skill folder: SKILL.md and every file it bundles, read within the bounds (files.py),
     and what could not be read. Paths are `display_root` (default: `folder` as given) joined with the
     file's path inside the skill, as discovery spells `SKILL.md`'s path."""
-    reading = Reading(str(folder), str(display_root if display_root is not None else folder))
+    reading = Reading(os.fspath(folder), os.fspath(display_root if display_root is not None else folder))
     found: list[Diagnostic] = []
     for read in reading.files():
         found.extend(findings(Text(read.path, read.text, kind_of(read.rel) if "/" not in read.rel else BUNDLED)))
     found.extend(_theft(found))
     found.extend(reading.notes)
     return tuple(sorted(found, key=lambda d: d.sort_key))
+
+
+def detector_expressions() -> list[Expression]:
+    """Every expression the detector modules hold (at their top level, or in a tuple there), each once."""
+    found: dict[int, Expression] = {}
+    for module in (text_module, hidden, fetch_run, payloads, secrets, override, tools):
+        for value in vars(module).values():
+            items = [value] if not isinstance(value, tuple) else [
+                inner for item in value for inner in (item if isinstance(item, tuple) else (item,))
+            ]
+            found.update((id(item), item) for item in items if isinstance(item, Expression))
+    return list(found.values())
+
+
+def needles_module() -> str:
+    """The text of needles.py: every detector expression's needles, derived."""
+    lines = [
+        '"""The needles of every detector expression, derived by `prefilter.needles_of`: generated (by',
+        "`needles_module` in security/__init__.py), because parsing some thirty expressions at every start cost",
+        "more than compiling them. Regenerate with",
+        "`python -c 'from albedo_skills_ls.skills.security import needles_module as m; print(m(), end=\"\")'",
+        "> albedo_skills_ls/skills/security/needles.py`;",
+        "tests/security/test_prefilter.py fails when this differs from the derivation. An expression missing",
+        'here is derived when first needed."""',
+        "",
+        "NEEDLES: dict[tuple[str | bytes, int], tuple[str, ...] | None] = {",
+    ]
+    seen = set()
+    for expression in detector_expressions():
+        key = (expression.pattern, int(expression.flags))
+        if key not in seen:
+            seen.add(key)
+            lines.append(f"    {key!r}: {needles_of(*key)!r},")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

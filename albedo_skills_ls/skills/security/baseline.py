@@ -18,11 +18,8 @@ Only `fingerprint` decides; `code`, `path`, `line` and `message` are there for t
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections import Counter
-from pathlib import PurePath
 from typing import Any, Iterable, NamedTuple
 
 from ..limits import MAX_BASELINE_BYTES
@@ -51,6 +48,8 @@ class Baseline(NamedTuple):
 
 def relative_name(path: str, base: str | None) -> str:
     """The file as the baseline names it: relative to `base` when beneath it, `/`-separated, else absolute."""
+    from pathlib import PurePath  # here, not at the top: `check` without a baseline never needs pathlib
+
     if base is not None:
         base = os.path.abspath(base)
         if path == base or path.startswith(base.rstrip(os.sep) + os.sep):
@@ -61,6 +60,8 @@ def relative_name(path: str, base: str | None) -> str:
 def fingerprint(code: str, name: str, line_text: str) -> str:
     normalized = " ".join(line_text.split())
     data = "\0".join((code, name, normalized)).encode("utf-8", "surrogateescape")
+    import hashlib  # here: only baselines fingerprint (importing it loads OpenSSL)
+
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
@@ -100,6 +101,8 @@ def read_baseline(path: str) -> Baseline:
             f"the baseline {path!r} is over {MAX_BASELINE_BYTES:,} bytes, more than any baseline this program "
             f"writes; {again}"
         )
+    import json  # here: `check` without a baseline reads no JSON
+
     try:
         value = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
@@ -128,6 +131,8 @@ def apply_baseline(
     left = Counter(baseline.accepted)
     reported: list[Diagnostic] = []
     silenced: list[Silenced] = []
+    from pathlib import PurePath
+
     reason = f"accepted by the baseline {PurePath(baseline.path).name}"
     for item in found:
         diagnostic = item.diagnostic

@@ -22,21 +22,22 @@ from collections.abc import Iterator
 from .. import codes
 from ..limits import SECURITY_FOLLOW_LINES, SECURITY_WINDOW_CHARS
 from ..model import Diagnostic
+from .prefilter import Expression
 from .text import Text, first_at_or_after, last_before, shown
 
 # lower-case, matched on `Text.lower` at word starts (text.py says why)
-_FETCH = re.compile(
+_FETCH = Expression(
     r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|urlopen|"
     r"requests\.get|httpx\.get|urllib\.request\.urlretrieve|urlretrieve)\b|fetch\s*\("
 )
-_DECODE = re.compile(r"(?:base64\s+(?:-d|--decode)\b|b64decode\b|frombase64string\b|atob\s*\(|xxd\s+-r\b)")
-_SOURCE = re.compile(r"(?:https?|ftp)://|\$\{?[a-z_]|%[a-z_]+%")
+_DECODE = Expression(r"(?:base64\s+(?:-d|--decode)\b|b64decode\b|frombase64string\b|atob\s*\(|xxd\s+-r\b)")
+_SOURCE = Expression(r"(?:https?|ftp)://|\$\{?[a-z_]|%[a-z_]+%")
 _SHELLS = r"(?:sh|bash|zsh|dash|ksh|fish|python[23]?|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell)"
 # a lone `|` (not `||`, checked on the match) into a shell; an interpreter given -c, -m or -e runs its argument
-_PIPE_RUN = re.compile(
+_PIPE_RUN = Expression(
     rf"\|(?!\|)[ \t]*(?:sudo[ \t]+(?:-e[ \t]+)?)?{_SHELLS}(?![-.\w])(?![ \t]+-[mce]\b)"
 )
-_EVALUATE = re.compile(
+_EVALUATE = Expression(
     r"(?:eval\b|exec\s*\(|iex\b|invoke-expression\b|\[scriptblock\]::create|new\s+function\s*\(|"
     r"(?:bash|zsh|dash|ksh|sh)[ \t]+(?:-c[ \t]|<\()|source[ \t]+<\(|\.[ \t]+<\()"
 )
@@ -45,23 +46,25 @@ _SAVING = frozenset(
     {"curl", "wget", "iwr", "invoke-webrequest", "downloadfile", "urlretrieve", "urllib.request.urlretrieve"}
 )
 # a file run by a runner word, or made executable: the target is the word after it
-_RUNNER_TARGET = re.compile(
+_RUNNER_TARGET = Expression(
     r"(chmod[ \t]+(?:[+ugoarw]*x|[0-7]?[157][0-7][0-7])|sh|bash|zsh|dash|ksh|source|\.|python[23]?|"
     r"perl|ruby|node|pwsh|powershell|&|exec|start-process|nohup)[ \t]+[\"']?([^\s\"'`;&|()<>]+)"
 )
 # a path run as a command: `./tool` or `.\\tool.exe` at a line's start (after a prompt sign, a backtick or
 # indentation) or after `&&`, `;`, `|` or `(`
-_PATH_RUN = re.compile(r"\.\.?[/\\][^\s\"'`;&|()<>]+")
+_PATH_RUN = Expression(r"\.\.?[/\\][^\s\"'`;&|()<>]+")
 _COMMAND_BEFORE = ";&|(`$>"  # what may stand before a path run as a command (else only indentation)
 _QUOTES = "\"'`()"
 
 
 def scan(text: Text) -> Iterator[Diagnostic]:
-    fetches = [match.start() for match in text.words(_FETCH)]
     decodes = [match.start() for match in text.words(_DECODE)]
+    sources = [match.start() for match in text.matches(_SOURCE)]
+    if not decodes and not sources:  # every finding runs decoded text or a download from a source
+        return
+    fetches = [match.start() for match in text.words(_FETCH)]
     if not fetches and not decodes:
         return
-    sources = [match.start() for match in _SOURCE.finditer(text.lower)]
     yield from _piped(text, fetches, decodes, sources)
     yield from _evaluated(text, fetches, decodes, sources)
     yield from _saved_then_run(text, fetches, sources)
@@ -77,7 +80,7 @@ def _what(text: Text, start: int) -> str:
 
 
 def _piped(text: Text, fetches: list[int], decodes: list[int], sources: list[int]) -> Iterator[Diagnostic]:
-    for match in _PIPE_RUN.finditer(text.lower):
+    for match in text.matches(_PIPE_RUN):
         pipe = match.start()
         if pipe > 0 and text.lower[pipe - 1] == "|":
             continue
@@ -173,14 +176,14 @@ def _run_sites(text: Text) -> dict[str, list[tuple[int, str]]]:
     """Every place a file is run or made executable, by the file's base name: (offset, how), in order."""
     sites: dict[str, list[tuple[int, str]]] = {}
     source, lower = text.text, text.lower
-    for match in _RUNNER_TARGET.finditer(lower):
+    for match in text.matches(_RUNNER_TARGET):
         start = match.start()
         if start > 0 and (lower[start - 1].isalnum() or lower[start - 1] in "_.&-"):
             continue
         runner, target = source[start : match.end(1)], source[match.start(2) : match.end(2)]
         how = "made executable" if runner.lower().startswith("chmod") else f"run (`{runner} {target}`)"
         sites.setdefault(_base(target), []).append((start, how))
-    for match in _PATH_RUN.finditer(source):
+    for match in text.matches_in_text(_PATH_RUN):
         start = match.start()
         line_start = text.line_starts[text.line_of(start)]
         before = source[max(line_start, start - 64) : start].rstrip(" \t")

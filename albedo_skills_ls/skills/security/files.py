@@ -114,6 +114,18 @@ def bounded_text(path: str, text: str) -> tuple[str, Diagnostic | None]:
     return kept, _cut_note(path, kept, MAX_SECURITY_FILE_BYTES, len(data), why)
 
 
+def _open_within(real: str, rel: str) -> int:
+    """Open the listed file `rel` of the resolved folder `real`. Most paths hold no link: `open_beneath` then
+    opens them as listed (it refuses any link on the way, so what it opens is what `realpath` would have
+    named), without `realpath`'s `lstat` of every component from the file system root, which was most of
+    the reading's system time. A path through a link the listing followed (one that stays inside the folder)
+    is refused that way, and opened as before: resolved, then opened beneath the folder."""
+    try:
+        return open_beneath(real, child(real, rel), rel)
+    except Refused:
+        return open_beneath(real, os.path.realpath(child(real, rel)), rel)
+
+
 class Reading:
     """The files of one skill folder, read within the bounds; `notes` are the findings about the reading."""
 
@@ -176,7 +188,7 @@ class Reading:
                             "budget before this one; read it yourself, or keep the skill smaller")
             return None
         try:
-            fd = open_beneath(real, os.path.realpath(child(real, rel)), rel)
+            fd = _open_within(real, rel)
         except Refused as exc:
             self._note(rel, f"not read: {exc}")
             return None

@@ -126,8 +126,16 @@ def _group(source: str, group: list[int | str]) -> tuple[int, int, str]:
 _MAX_LINES_NAMED = 10  # lines listed in the one zero-width finding of a file ("and N more" after them)
 
 
+def may_hold(source: str) -> bool:
+    """False when the text cannot hold anything this module looks for: every such character is outside
+    ASCII, and CPython knows whether a string is ASCII without reading it."""
+    return not source.isascii()
+
+
 def scan(text: Text) -> Iterator[Diagnostic]:
     source = text.text
+    if not may_hold(source):
+        return
     zero_width: list[tuple[int, int, str]] = []
     for start, end, run in _runs(text):
         if _kind(run) == "zero-width":

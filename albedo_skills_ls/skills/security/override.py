@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from .. import codes
 from ..model import Diagnostic
+from .prefilter import Expression
 from .text import Text, shown
 
 _S = r"[ \t]+"  # words are separated by spaces or tabs on one line
@@ -91,7 +92,7 @@ _KINDS = (
     ),
 )
 # lower-case, matched on `Text.lower` at word starts (text.py says why)
-_PATTERNS = tuple((what, re.compile("|".join(alternatives))) for what, alternatives in _KINDS)
+_PATTERNS = tuple((what, Expression("|".join(alternatives))) for what, alternatives in _KINDS)
 
 
 # after "do not tell the user": a quotation or "to ..." is a step the model should take itself rather than

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import binascii
 import re
+import string
 from collections.abc import Iterator
 
 from .. import codes
 from ..limits import MAX_DECODED_BYTES, MIN_ENCODED_CHARS
 from ..model import Diagnostic
+from .prefilter import Expression
 from .text import Text, shown
 
 # one character class each, so a run is consumed once (a short run fails after at most MIN_ENCODED_CHARS)
-_BASE64 = re.compile(f"[A-Za-z0-9+/_-]{{{MIN_ENCODED_CHARS},}}={{0,2}}")
-_ESCAPED_HEX = re.compile(f"(?:\\\\x[0-9a-fA-F]{{2}}){{{MIN_ENCODED_CHARS // 2},}}")
-_HEX = re.compile(r"[0-9a-fA-F]+")
+_BASE64_CHARACTERS = string.ascii_letters + string.digits + "+/_-"  # base64 and its URL-safe alphabet
+_BASE64 = Expression(f"[{re.escape(_BASE64_CHARACTERS)}]{{{MIN_ENCODED_CHARS},}}={{0,2}}")
+_ESCAPED_HEX = Expression(f"(?:\\\\x[0-9a-fA-F]{{2}}){{{MIN_ENCODED_CHARS // 2},}}")
+_HEX = Expression(r"[0-9a-fA-F]+")
 
 _HEADERS = (
     (b"\x7fELF", "an ELF executable (Linux)"),
@@ -34,13 +37,26 @@ _HEADERS = (
     (b"#!", "a script (`#!` line)"),
 )
 # words that make decoded text a command rather than prose or data
-_COMMAND_WORDS = re.compile(
+_COMMAND_WORDS = Expression(
     rb"\b(?:curl|wget|bash|/bin/sh|sh -c|powershell|invoke-expression|invoke-webrequest|iex|chmod|rm -rf|"
     rb"nc -e|/dev/tcp|eval|exec|subprocess|os\.system|import os|downloadstring|frombase64string|"
     rb"start-process|certutil|bitsadmin|mshta|rundll32|regsvr32)\b",
     re.IGNORECASE,
 )
 _MIN_PRINTABLE_SHARE = 0.9  # of decoded bytes, for decoded text to count as text
+
+
+def may_hold_run(text: Text) -> bool:
+    """Whether `_BASE64` can match in the text. Its class holds no white space, so a run lies inside one of
+    the text's words (`Text.distinct_words`, lower-cased: the class's ASCII letters stay letters in place);
+    cut at every other ASCII character as well, a word holding a run still has MIN_ENCODED_CHARS characters
+    or more. Prose and Markdown links have no such piece, and finding that out is two C passes over the
+    distinct words, where the expression would be tried at every position of every word."""
+    pieces = text.distinct_words_joined().translate(_OUTSIDE_THE_CLASS).split()
+    return max(map(len, pieces), default=0) >= MIN_ENCODED_CHARS
+
+
+_OUTSIDE_THE_CLASS = {code: " " for code in range(128) if chr(code) not in _BASE64_CHARACTERS}
 
 
 def _judge(data: bytes) -> str | None:
@@ -83,7 +99,7 @@ def _decode_hex(run: str) -> bytes | None:
 
 def scan(text: Text) -> Iterator[Diagnostic]:
     source = text.text
-    for match in _BASE64.finditer(source):
+    for match in _BASE64.finditer(source) if may_hold_run(text) else ():
         run = match.group()
         if _HEX.fullmatch(run):
             data, encoding = _decode_hex(run), "hex"
@@ -94,7 +110,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
         if data is None:
             continue
         yield from _finding(text, match.start(), match.end(), data, encoding)
-    for match in _ESCAPED_HEX.finditer(source):
+    for match in text.matches_in_text(_ESCAPED_HEX):
         data = _decode_hex(match.group().replace("\\x", "")[: MAX_DECODED_BYTES * 2])
         if data is not None:
             yield from _finding(text, match.start(), match.end(), data, "`\\x` hex escapes")

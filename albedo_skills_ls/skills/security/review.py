@@ -10,7 +10,6 @@ silenced finding with why, so `check --format json` and SARIF can still show it.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from types import MappingProxyType
 from typing import Iterable, NamedTuple
 
@@ -71,7 +70,7 @@ def review_folders(folders: Iterable[str], policy: Policy) -> Review:
     by_file: dict[str, list[Diagnostic]] = {}
     folder_of: dict[str, str] = {}
     for folder in dict.fromkeys(os.path.abspath(folder) for folder in folders):
-        for finding in scan_skill(Path(folder)):
+        for finding in scan_skill(folder):
             by_file.setdefault(finding.path, []).append(finding)
             folder_of.setdefault(finding.path, folder)
     texts = {path: _file_text(path, folder_of[path]) for path in by_file}

@@ -19,10 +19,11 @@ from collections.abc import Iterator
 from .. import codes
 from ..limits import SECURITY_WINDOW_CHARS
 from ..model import INFORMATION, Diagnostic
+from .prefilter import Expression
 from .text import Text, last_before, shown
 
 # lower-case patterns, matched on `Text.lower` (text.py says why)
-_SECRET_PATHS = re.compile(
+_SECRET_PATHS = Expression(
     r"\.ssh/(?:id_[a-z0-9_]+|identity)\b|\.aws/credentials\b|\.config/gcloud\b|application_default_credentials\.json|"
     r"\.kube/config\b|\.docker/config\.json|\.netrc\b|\.git-credentials\b|\.pypirc\b|\.npmrc\b|\.gnupg/|"
     r"\.azure/(?:accesstokens|msal_token_cache)|login data\b|logins\.json\b|key[34]\.db\b|"
@@ -31,12 +32,12 @@ _SECRET_PATHS = re.compile(
     r"secret-tool[ \t]+lookup\b|wallet\.dat\b"
 )
 # a `.env` file, found by its name; it counts as read when a reading word stands just before its path
-_DOTENV_NAME = re.compile(r"\.env(?![\w.-])")
+_DOTENV_NAME = Expression(r"\.env(?![\w.-])")
 _READERS = ("cat", "source", ".", "type", "get-content", "less", "more", "head", "tail", "open(", "read_text(",
             "readfilesync(", "load_dotenv(", "dotenv_values(")
 _PATH_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.~/${}")
 # printed whole, or piped or written anywhere but into a search for one name (checked on the match)
-_ENV_DUMP = re.compile(
+_ENV_DUMP = Expression(
     r"(?:printenv\b[ \t]*(?:$|[|>;&)`])|env[ \t]*[|>]|dict\(os\.environ\)|json\.dumps\(os\.environ|"
     r"json\.stringify\(process\.env\)|get-childitem[ \t]+env:|gci[ \t]+env:|ls[ \t]+env:)",
     re.MULTILINE,
@@ -49,23 +50,23 @@ _SECRET_NAME = (
 )
 _NOT_THE_SECRET = ("_FILE", "_PATH", "_DIR", "_URL", "_NAME", "_ENV", "_ID")
 _UPPER_NAME = re.compile(r"[A-Z0-9_]+")
-_SECRET_VARIABLE = re.compile(
+_SECRET_VARIABLE = Expression(
     rf"\$\{{?{_SECRET_NAME}\b|\$env:{_SECRET_NAME}\b|os\.environ(?:\.get)?[\[(][ \t]*[\"']{_SECRET_NAME}[\"']|"
     rf"os\.getenv\([ \t]*[\"']{_SECRET_NAME}[\"']|process\.env\.{_SECRET_NAME}\b|"
     rf"process\.env\[[\"']{_SECRET_NAME}[\"']\]|ENV\[[\"']{_SECRET_NAME}[\"']\]|getenv\([\"']{_SECRET_NAME}[\"']",
 )
 
 # curl's flags are case-sensitive (matched on the text); a flag starts after a space or tab (checked on the match)
-_UPLOAD_FLAG = re.compile(
+_UPLOAD_FLAG = Expression(
     r"-(?:d|-data|-data-binary|-data-raw|-data-urlencode)[ \t=]*[\"']?@|-(?:F|-form)[ \t]+[\"']?[\w.-]+=@|"
     r"-(?:T|-upload-file)[ \t]+\S"
 )
-_CURL = re.compile(r"curl\b")
-_OTHER_UPLOAD = re.compile(
+_CURL = Expression(r"curl\b")
+_OTHER_UPLOAD = Expression(
     r"(?:nc|ncat|netcat)[ \t]+[\w.-]+[ \t]+\d+[ \t]*<|/dev/tcp/|invoke-restmethod\b[^\n]{0,200}?-infile\b|"
     r"requests\.post\([^\n]{0,200}?\bfiles[ \t]*="
 )
-_COLLECTORS = re.compile(
+_COLLECTORS = Expression(
     r"(?:https?|wss?)://(?:[\w-]+\.)*(?:webhook\.site|requestbin\.\w+|pipedream\.net|hookbin\.com|beeceptor\.com|"
     r"requestcatcher\.com|ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|pastebin\.com|paste\.ee|hastebin\.com|"
     r"ghostbin\.\w+|transfer\.sh|0x0\.st|file\.io|termbin\.com|(?:discord|discordapp)\.com/api/webhooks|"
@@ -73,19 +74,19 @@ _COLLECTORS = re.compile(
     r"burpcollaborator\.net|canarytokens\.com|dnslog\.cn)"
 )
 # at a command's start (checked on the match), a name holding `$(...)` or `$VAR` before its last label
-_DNS_LOOKUP = re.compile(
+_DNS_LOOKUP = Expression(
     r"(?:dig|nslookup|host|ping|resolve-dnsname)[ \t]+(?:-\w+[ \t]+)?[\"']?[\w.-]{0,200}(?:\$\(|\$\{?\w)"
     r"[^\s\"']{0,200}\.[a-z]{2,}"
 )
 # words that read a file named later in the same command
-_READING = re.compile(
+_READING = Expression(
     r"(?:cat|less|more|head|tail|type|get-content|gc|source|cp|copy|scp|rsync|tar|zip|7z|base64|xxd|strings|grep|"
     r"open|read_text|read_bytes|readfilesync|readfile|load|expanduser)\b"
 )
 
 
 _NOT_A_COMMAND = ("`", "(", "<")  # "```env" opens a code fence, "(env)" and "<ENV>" are words, not commands
-_SEARCHED = re.compile(r"[ \t]*(?:grep|egrep|rg|findstr|select-string|sls)\b")
+_SEARCHED = Expression(r"[ \t]*(?:grep|egrep|rg|findstr|select-string|sls)\b")
 _KEYCHAIN_COMMANDS = ("security", "secret-tool")  # these read a store by themselves, with no file named
 
 
@@ -93,7 +94,7 @@ def _secret_path_reads(text: Text) -> Iterator[tuple[int, int]]:
     """(start, end) of each secret path that a reading word stands before, in the same command: a path only
     named in prose ("the user's `.npmrc` has a scope") is not a read."""
     lower = text.lower
-    for match in _SECRET_PATHS.finditer(lower):
+    for match in text.matches(_SECRET_PATHS):
         start = match.start()
         if lower.startswith(_KEYCHAIN_COMMANDS, start):
             yield start, match.end()
@@ -110,7 +111,7 @@ def _at_word(lower: str, offset: int) -> bool:
 def _dotenv_reads(text: Text) -> Iterator[tuple[int, int]]:
     """(start, end) of each `.env` path that a reading word stands just before."""
     lower = text.lower
-    for match in _DOTENV_NAME.finditer(lower):
+    for match in text.matches(_DOTENV_NAME):
         start = match.start()
         line_start = text.line_starts[text.line_of(start)]
         path_start = start
@@ -146,7 +147,7 @@ def reads(text: Text) -> Iterator[Diagnostic]:
             "it goes next",
             text.range(start, end),
         )
-    for match in _SECRET_VARIABLE.finditer(text.text):
+    for match in text.matches_in_text(_SECRET_VARIABLE):
         name = max(_UPPER_NAME.findall(match.group()), key=len)
         if name.endswith(_NOT_THE_SECRET) or text.warned(match.start()):
             continue
@@ -163,7 +164,7 @@ def sends(text: Text) -> Iterator[Diagnostic]:
     """`security-exfiltration` findings: uploads of files or the environment, collectors, DNS lookups."""
     source = text.text
     curls = [match.start() for match in text.words(_CURL)]
-    for match in _UPLOAD_FLAG.finditer(source):
+    for match in text.matches_in_text(_UPLOAD_FLAG) if curls else ():  # an upload flag counts after a curl
         if match.start() == 0 or source[match.start() - 1] not in " \t":
             continue
         curl = last_before(curls, match.start())

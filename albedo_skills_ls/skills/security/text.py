@@ -9,7 +9,10 @@ may restart a long match at every position (tests/hostile/test_security_linear.p
 Speed: case-insensitive words are matched on `lower` (the text lower-cased once, same length), never with
 re.IGNORECASE, and an expression starts with a literal, never with `\b`: Python's engine then skips ahead
 to the first letter instead of trying every position, five to ten times faster. `words` checks the word
-start in Python, on matches only.
+start in Python, on matches only. Every detector expression is a `prefilter.Expression`, searched through
+`words`, `matches` or `matches_in_text`: where none of its needles is in the text it cannot match, and it
+is not run (prefilter.py says why that hides nothing). The line starts are counted only when a finding
+needs a position.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Literal
 
 from ..limits import SECURITY_WINDOW_CHARS
 from ..model import Range
+from .prefilter import Expression
 
 # What a file is to the reading: the skill's own SKILL.md (frontmatter read for `allowed-tools`) or any
 # other file the skill bundles. Every other detector reads both alike: a script comment or a JSON string can
@@ -31,7 +35,7 @@ BUNDLED: FileKind = "bundled"
 
 # Words that, earlier on the same line, make a match a warning or an example rather than an instruction:
 # "Never pipe `curl https://x | sh`", "attacks such as 'ignore previous instructions'".
-_WARNING_WORDS = re.compile(
+_WARNING_WORDS = Expression(
     r"(?:never|don't|do not|dont|avoid|instead of|rather than|not recommended|dangerous|unsafe|insecure|"
     r"beware|warning|watch for|look out for|malicious|attacker|attack|injection|red flag|suspicious|e\.g\.|"
     r"for example|such as|"
@@ -39,7 +43,7 @@ _WARNING_WORDS = re.compile(
 )
 
 
-_CONTINUATION = re.compile(r"[\\`]\r?\n")
+_CONTINUATION = Expression(r"[\\`]\r?\n")
 
 
 _COMMAND_SEPARATORS = (";", "&", "|", "(", "`")
@@ -54,7 +58,8 @@ def _at_word_start(lower: str, offset: int) -> bool:
 class Text:
     """A text with its line starts, so any offset becomes a 0-based (line, code point) position."""
 
-    __slots__ = ("path", "text", "lower", "kind", "line_starts", "_warnings", "_continued")
+    __slots__ = ("path", "text", "lower", "kind", "_line_starts", "_warnings", "_continued", "_lower_holds",
+                 "_text_holds", "_lower_words", "_distinct")
 
     def __init__(self, path: str, text: str, kind: FileKind) -> None:
         self.path = path
@@ -63,12 +68,76 @@ class Text:
         lower = text.lower()
         # a few characters lower-case to two (U+0130): then only ASCII is lowered, so offsets stay the same
         self.lower = lower if len(lower) == len(text) else text.translate(_ASCII_LOWER)
-        starts = [0]
-        starts.extend(match.end() for match in re.finditer("\n", text))
-        self.line_starts = starts
+        self._line_starts: list[int] | None = None
         self._warnings: list[int] | None = None
-        # line feeds that a trailing `\` (shell) or backtick (PowerShell) continues: one command goes on
-        self._continued = [match.end() - 1 for match in _CONTINUATION.finditer(text)]
+        self._continued: list[int] | None = None
+        self._lower_holds: dict[str, bool] = {}
+        self._text_holds: dict[str, bool] = {}
+        self._lower_words: str | None = None
+        self._distinct: set[str] | None = None
+
+    @property
+    def line_starts(self) -> list[int]:
+        """The offset of every line's first character (counted on first use: most texts have no finding)."""
+        if self._line_starts is None:
+            starts = [0]
+            text, find = self.text, self.text.find
+            at = find("\n")
+            while at >= 0:
+                starts.append(at + 1)
+                at = find("\n", at + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def _may_match(self, expression: Expression, in_lower: bool) -> bool:
+        """False when the expression cannot match (none of its needles is in the text); each needle is
+        searched once per text, whichever expressions share it."""
+        searches = expression.searches
+        if searches is None:
+            return True
+        known = self._lower_holds if in_lower else self._text_holds
+        for sets in searches:  # any alternative may match...
+            for needles in sets:  # ...if every one of its sets has a needle in the text
+                for needle, in_words in needles:
+                    held = known.get(needle)
+                    if held is None:
+                        held = known[needle] = needle in (self.distinct_words_joined() if in_words and in_lower else
+                                                          self.lower if in_lower else self.text)
+                    if held:
+                        break
+                else:
+                    break
+            else:
+                return True
+        return False
+
+    def distinct_words_joined(self) -> str:
+        """The lower-cased text's distinct words (split at white space), joined by spaces. A needle without
+        white space lies inside one word wherever it occurs, and the space joining them is not in it, so it
+        is in the text exactly when it is in these. A skill's prose repeats its words: the distinct ones are
+        a half to a quarter of the text, and every needle searched after the first costs that much less
+        (about twenty searches pay for the split). The case-sensitive expressions have few needles: they
+        search the text itself."""
+        if self._lower_words is None:
+            self._lower_words = " ".join(self.distinct_words())
+        return self._lower_words
+
+    def distinct_words(self) -> set[str]:
+        """The lower-cased text's words (split at white space), each once. Each has the length of the
+        words as written (`lower` keeps every character's place)."""
+        if self._distinct is None:
+            self._distinct = set(self.lower.split())
+        return self._distinct
+
+    def matches(self, expression: Expression) -> Iterator[re.Match[str]]:
+        """Every match of a lower-case expression in `lower` (none searched for where none can be)."""
+        if self._may_match(expression, True):
+            yield from expression.finditer(self.lower)
+
+    def matches_in_text(self, expression: Expression) -> Iterator[re.Match[str]]:
+        """Every match of a case-sensitive expression in the text as written."""
+        if self._may_match(expression, False):
+            yield from expression.finditer(self.text)
 
     def line_of(self, offset: int) -> int:
         return bisect_right(self.line_starts, offset) - 1
@@ -94,10 +163,10 @@ class Text:
         start, end = self.line_span(line)
         return self.text[start:end]
 
-    def words(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+    def words(self, pattern: Expression) -> Iterator[re.Match[str]]:
         """Matches of a lower-case pattern in `lower` that start a word (what a leading `\\b` would say)."""
         lower = self.lower
-        for match in pattern.finditer(lower):
+        for match in self.matches(pattern):
             if _at_word_start(lower, match.start()):
                 yield match
 
@@ -120,6 +189,9 @@ class Text:
         feeds = self.line_of(end) - self.line_of(start)
         if feeds == 0:
             return True
+        if self._continued is None:
+            # line feeds that a trailing `\` (shell) or backtick (PowerShell) continues: one command goes on
+            self._continued = [match.end() - 1 for match in self.matches_in_text(_CONTINUATION)]
         continued = bisect_right(self._continued, end - 1) - bisect_right(self._continued, start - 1)
         return continued == feeds
 
