@@ -21,7 +21,7 @@ from .tree import Tree
 ISOLATED_MARK = "ALBEDO_CONFORMANCE_ISOLATED"  # set in the re-executed child, so it never re-executes again
 AGENT_TIMEOUT_SECONDS = 120  # an agent that hangs (e.g. retrying a network it cannot reach) is stopped
 # Variables an agent run may inherit; everything else (keys, tokens, XDG folders, proxies) is dropped.
-KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "TZ", "TMPDIR")
+KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "TZ")
 QUIET = {"DO_NOT_TRACK": "1", "CI": "true", "NO_COLOR": "1", "TERM": "dumb"}
 
 _SIOCGIFFLAGS, _SIOCSIFFLAGS, _IFF_UP = 0x8913, 0x8914, 0x1
@@ -61,10 +61,15 @@ def run_isolated(module_args: list[str], prefix: list[str]) -> int:
 
 
 def agent_env(home: str, extra: dict[str, str]) -> dict[str, str]:
-    """A clean environment: HOME the scratch home, no inherited secrets, telemetry off, plus `extra`."""
+    """A clean environment: HOME the scratch home, TMPDIR a scratch folder beside it, no inherited secrets,
+    telemetry off, plus `extra`."""
     env = {name: os.environ[name] for name in KEPT_VARIABLES if name in os.environ}
     env.update(QUIET)
     env["HOME"] = home
+    # Inside the user namespace an ordinary user is uid 0: Claude Code refuses a /tmp/claude-0 that the real
+    # root made (it shows as owned by the overflow uid there), so the shared /tmp is never the agents' TMPDIR.
+    env["TMPDIR"] = os.path.join(os.path.dirname(os.path.abspath(home)), "tmp")
+    os.makedirs(env["TMPDIR"], exist_ok=True)
     env.update(extra)
     return env
 
