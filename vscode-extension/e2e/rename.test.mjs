@@ -61,14 +61,14 @@ async function saveUntilRenamed(page, folder, name) {
   const read = (relative) => (existsSync(path.join(folder, relative)) ? readFileSync(path.join(folder, relative), 'utf8') : null);
   const left = () => Object.keys(expected).filter((relative) => read(relative) !== expected[relative]);
   const dirty = page.locator('.tabs-container .tab.dirty');
-  for (const end = Date.now() + HANG_GUARD_MS; left().length > 0 && Date.now() < end; ) {
+  const saveDirtyTab = async () => {
     if ((await dirty.count()) > 0) {
       await dirty.first().click();
       await page.keyboard.press(`${MOD}+S`);
     }
-    await page.waitForTimeout(100); // polling the tabs and the disk, not waiting for time to pass
-  }
-  assert.deepEqual(left(), [], `files still different on disk, with every dirty tab saved (as ${name})`);
+    return left();
+  };
+  await waitFor(page, saveDirtyTab, (different) => different.length === 0, `files still different on disk, with every dirty tab saved (as ${name})`);
 }
 
 /**
