@@ -18,7 +18,7 @@ import os
 import stat
 
 from .errors import Refused
-from .paths import is_within
+from .paths import is_within, resolved_beneath
 
 __all__ = ["confined_folder", "open_beneath"]
 
@@ -38,7 +38,11 @@ def confined_folder(skill_folder: str, discovery_root: str) -> tuple[str, str]:
     strictly inside its discovery root; Refused otherwise, naming both and what to do. Whether the folder
     still exists is the caller's question (each says what is missing in its own terms)."""
     real_root = os.path.realpath(discovery_root)
-    real = os.path.realpath(skill_folder)
+    parent, name = os.path.split(skill_folder)
+    if parent == discovery_root and name not in ("", ".", ".."):  # the usual case: one of the root's folders
+        real = resolved_beneath(real_root, name)
+    else:
+        real = os.path.realpath(skill_folder)
     if real == real_root or not is_within(real, real_root):
         raise Refused(
             f"the skill folder {skill_folder} now resolves to {real}, outside its skills root {discovery_root}; "

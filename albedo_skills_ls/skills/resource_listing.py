@@ -23,7 +23,7 @@ from . import codes
 from .codes import Code
 from .limits import MAX_RESOURCE_DEPTH, MAX_RESOURCE_ENTRIES, MAX_RESOURCE_FILES
 from .model import WARNING, Diagnostic
-from .paths import is_within
+from .paths import is_within, resolved_beneath
 from .resource_folder import file_kind, printable, require_str, resolve_skill_folder
 
 
@@ -79,7 +79,7 @@ class _Walk:
 
     def _scan(self, folder: _Dir) -> None:
         # The entry was examined earlier in the walk; it may have been swapped for a link since.
-        target = os.path.realpath(folder.path)
+        target = resolved_beneath(self.root, folder.rel)
         if not is_within(target, self.root):
             self._warn(
                 folder.path,

@@ -8,10 +8,12 @@ from __future__ import annotations
 import ast
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import albedo_skills_ls
 from albedo_skills_ls.skills import codes
+from albedo_skills_ls.skills import resource_listing
 from albedo_skills_ls.skills.resource_listing import list_resources
 
 PACKAGE = Path(albedo_skills_ls.__file__).parent
@@ -47,11 +49,19 @@ def spelled_codes(source: str) -> list[tuple[int, str]]:
     )
 
 
+def tracked_python(roots: tuple[Path, ...]) -> list[Path]:
+    """The project's own Python files under `roots` (git's list: not a benchmark's virtualenv beside them)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--", *(str(root.relative_to(REPO)) for root in roots)],
+        cwd=REPO, check=True, capture_output=True,
+    ).stdout.decode("utf-8")
+    return sorted(REPO / name for name in listed.split("\0") if name.endswith(".py"))
+
+
 def test_no_code_is_spelled_outside_the_registry():
     spelled = [
         f"{path.relative_to(REPO)}:{line}: {code!r}"
-        for root in READ
-        for path in sorted(root.rglob("*.py"))
+        for path in tracked_python(READ)
         if path != REGISTRY
         for line, code in spelled_codes(path.read_text(encoding="utf-8"))
     ]
@@ -81,19 +91,27 @@ def test_a_folder_that_turns_into_an_escaping_link_mid_listing_is_reported(tmp_p
     (folder / "references").mkdir(parents=True)
     (folder / "SKILL.md").write_text("---\nname: demo\ndescription: d\n---\n")
     (folder / "references" / "a.md").write_text("a")
-    real = os.path.realpath
-    swapped = str(folder / "references")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "secret.md").write_text("s")
+    swapped = folder / "references"
+    enter = resource_listing._Walk._enter
 
-    def realpath(path, *args, **kwargs):
-        # the folder was examined as a folder, then swapped for a link to /elsewhere before its scan
-        return "/elsewhere" if str(path) == swapped else real(path, *args, **kwargs)
+    def enter_then_swap(self, queued, queue):
+        # the folder was examined as a folder and queued; before its scan it is swapped for a link out
+        enter(self, queued, queue)
+        if queued.rel == "references":
+            (swapped / "a.md").unlink()
+            swapped.rmdir()
+            swapped.symlink_to(elsewhere)
 
-    monkeypatch.setattr("albedo_skills_ls.skills.resource_listing.os.path.realpath", realpath)
+    monkeypatch.setattr(resource_listing._Walk, "_enter", enter_then_swap)
     result = list_resources("demo", str(folder), discovery_root=str(root))
     assert result["resources"] == ["SKILL.md"]
     (escape,) = result["diagnostics"]
     assert escape["code"] == codes.SYMLINK_ESCAPE.id and escape["severity"] == "warning"
-    assert escape["path"] == swapped and "now resolves outside the skill folder (to /elsewhere)" in escape["message"]
+    assert escape["path"] == str(swapped)
+    assert f"now resolves outside the skill folder (to {os.path.realpath(elsewhere)})" in escape["message"]
 
 
 # The extension cannot import the registry: where its TypeScript names a code (compares a diagnostic's code,
