@@ -8,13 +8,13 @@ from __future__ import annotations
 import ast
 import os
 import re
-import subprocess
 from pathlib import Path
 
 import albedo_skills_ls
 from albedo_skills_ls.skills import codes
 from albedo_skills_ls.skills import resource_listing
 from albedo_skills_ls.skills.resource_listing import list_resources
+from tracked_files import tracked
 
 PACKAGE = Path(albedo_skills_ls.__file__).parent
 REPO = PACKAGE.parent
@@ -49,19 +49,11 @@ def spelled_codes(source: str) -> list[tuple[int, str]]:
     )
 
 
-def tracked_python(roots: tuple[Path, ...]) -> list[Path]:
-    """The project's own Python files under `roots` (git's list: not a benchmark's virtualenv beside them)."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--", *(str(root.relative_to(REPO)) for root in roots)],
-        cwd=REPO, check=True, capture_output=True,
-    ).stdout.decode("utf-8")
-    return sorted(REPO / name for name in listed.split("\0") if name.endswith(".py"))
-
-
 def test_no_code_is_spelled_outside_the_registry():
     spelled = [
         f"{path.relative_to(REPO)}:{line}: {code!r}"
-        for path in tracked_python(READ)
+        for root in READ
+        for path in tracked(root, ".py")
         if path != REGISTRY
         for line, code in spelled_codes(path.read_text(encoding="utf-8"))
     ]
@@ -134,7 +126,7 @@ def extension_codes(source: str) -> list[str]:
 def test_the_extension_names_only_registered_codes():
     named = {
         f"{path.relative_to(EXTENSION_SOURCES)}: {code}"
-        for path in sorted(EXTENSION_SOURCES.rglob("*.ts"))
+        for path in tracked(EXTENSION_SOURCES, ".ts")
         if "test" not in path.relative_to(EXTENSION_SOURCES).parts
         for code in extension_codes(path.read_text(encoding="utf-8"))
     }

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from test_import_layers import find_cycle, imports_of
+from tracked_files import tracked
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT_PACKAGES = [REPO / "scripts" / "hosts_conformance"]
@@ -37,7 +38,7 @@ def folder_graph(root: Path) -> dict[str, set[str]]:
     """The import graph of the Python files under `root` that run with their own folder, or `root`, on
     `sys.path` (the benchmarks, the scripts, the tests' helpers): a module is named by its path from `root`
     (`lsp/harness.py` is `lsp.harness`), and an import names a module of its own folder first."""
-    files = {".".join(path.relative_to(root).with_suffix("").parts): path for path in sorted(root.rglob("*.py"))}
+    files = {".".join(path.relative_to(root).with_suffix("").parts): path for path in tracked(root, ".py")}
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         folder = name.rpartition(".")[0]
@@ -63,7 +64,7 @@ def folder_graph(root: Path) -> dict[str, set[str]]:
 
 
 def ts_graph(sources: Path) -> dict[str, set[str]]:
-    files = {path.relative_to(sources).as_posix(): path for path in sorted(sources.rglob("*.ts"))}
+    files = {path.relative_to(sources).as_posix(): path for path in tracked(sources, ".ts")}
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         targets = set()
