@@ -17,7 +17,7 @@ from .targets import Target
 from .workspace import UsageError, folder_argument
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..skills.model import Catalog, Diagnostic
+    from ..skills.model import Catalog, Diagnostic, Scope
 
 
 class Findings(NamedTuple):
@@ -46,11 +46,30 @@ def load_target(target: Target, args: argparse.Namespace) -> Catalog:
     if target.kind == "files":
         return check_files(list(target.files))
     builtins = DEFAULT_BUILTINS if args.builtins is None else tuple(name for name in args.builtins if name)
+    workspace = target.path if target.kind == "workspace" else None
+    return discover(workspace, builtins=builtins, roots=target_roots(target, args), examine_all=True)
+
+
+def target_roots(target: Target, args: argparse.Namespace) -> list[tuple[str, Scope]]:
+    """The roots discovery walks for a workspace, root or folder target, in precedence order."""
+    from ..skills.candidates import root_paths
+
     assert target.path is not None
     if target.kind == "workspace":
         home = folder_argument(args.home, "home") if args.home is not None and args.user_roots else args.home
-        return discover(target.path, home, user_roots=args.user_roots, builtins=builtins, examine_all=True)
-    return discover(None, user_roots=False, builtins=builtins, roots=[(target.path, target.scope)], examine_all=True)
+        return root_paths(target.path, home, args.user_roots)
+    return [(target.path, target.scope)]
+
+
+def folders_to_read(target: Target, args: argparse.Namespace) -> list[str]:
+    """The skill folders the security reading will read, listed before discovery (as its first step lists
+    them) so that a helper process can start reading them (reading_ahead.py)."""
+    if target.kind == "files":
+        return [os.path.dirname(path) for path in target.files]
+    from ..skills.candidates import list_candidates
+
+    _roots, candidates = list_candidates(target_roots(target, args), [])
+    return [os.path.abspath(candidate.folder) for candidate in candidates]
 
 
 def check_files(given: list[str]) -> Catalog:

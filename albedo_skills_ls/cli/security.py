@@ -16,6 +16,7 @@ from .workspace import UsageError
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ..skills.model import Catalog
     from ..skills.security.review import Policy, Review
+    from .reading_ahead import ReadingAhead
 
 CATEGORY = "security"
 
@@ -59,18 +60,21 @@ def add_security_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def disabled_names(args: argparse.Namespace) -> set[str]:
+    """What `--disable` names (comma-separated, repeatable): codes, or `security` for the whole reading."""
+    return {part.strip() for value in args.disable for part in value.split(",")}
+
+
 def policy_of(args: argparse.Namespace, base: str | None) -> Policy:
     """The policy the options describe. Raises UsageError for an unknown code or an unusable baseline."""
     from ..skills.security.baseline import BaselineError, read_baseline
     from ..skills.security.review import Policy, security_codes
 
     known = security_codes()
-    disabled = set()
-    for value in args.disable:
-        for name in (part.strip() for part in value.split(",")):
-            if name != CATEGORY and name not in known:
-                raise UsageError(f"--disable {name!r}: expected `security` or one of {', '.join(known)}")
-            disabled.add(name)
+    disabled = disabled_names(args)
+    for name in disabled:
+        if name != CATEGORY and name not in known:
+            raise UsageError(f"--disable {name!r}: expected `security` or one of {', '.join(known)}")
     enabled = CATEGORY not in disabled
     if args.security and not enabled:
         raise UsageError("--security reports the security reading, which --disable security turns off: drop one")
@@ -93,11 +97,12 @@ def skill_folders(catalog: Catalog, given: list[str] | None) -> list[str]:
 
 
 def with_security(
-    catalog: Catalog, args: argparse.Namespace, given: list[str] | None, base: str | None
+    catalog: Catalog, args: argparse.Namespace, given: list[str] | None, base: str | None,
+    ahead: ReadingAhead | None = None,
 ) -> tuple[Catalog, Review]:
     """The catalog's findings plus the security reading's (every one, unbounded: `check` lists them all); with
     `--security`, the reading's alone. Writes the baseline first when asked; its paths are relative to `base`
-    (the workspace, or the folder checked)."""
+    (the workspace, or the folder checked). `ahead` is a helper process already reading some folders."""
     from types import MappingProxyType
 
     from ..skills.model import count_severities
@@ -110,7 +115,7 @@ def with_security(
             "--security found no skill to read: name a workspace whose .albedo/skills or .agents/skills holds "
             "skill folders, or the SKILL.md files to read"
         )
-    review = review_folders(folders, policy)
+    review = review_folders(folders, policy, ahead.scans(folders) if ahead is not None and policy.enabled else None)
     if args.write_baseline is not None:
         review = write_baseline(args.write_baseline, review, folders, policy)
     added = review.reported

@@ -64,6 +64,11 @@ class Range(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         return {"start": self.start.to_json(), "end": self.end.to_json()}
 
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Range:
+        start, end = data["start"], data["end"]
+        return Range.of(start["line"], start["character"], end["line"], end["character"])
+
 
 FILE_START = Range.of(0, 0)
 

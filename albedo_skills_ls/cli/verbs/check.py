@@ -20,11 +20,13 @@ from ..output import (
     use_safe_text_output,
 )
 from ..program import EXIT_FINDINGS, EXIT_OK, PROG
-from ..security import add_security_options, silenced_summary, with_security
+from ..security import CATEGORY, add_security_options, disabled_names, silenced_summary, with_security
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.model import Catalog
     from ..fixing import FileChange
+    from ..reading_ahead import ReadingAhead
+    from ..targets import Target
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -80,12 +82,35 @@ def configure_check(parser: argparse.ArgumentParser) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from ..checking import examined_paths, findings_of, load_target, reject_usage
-    from ..targets import check_target, require_examined
+    from ..checking import reject_usage
+    from ..targets import check_target
 
     reject_usage(args)
     target = check_target(args)
     show_paths_from(target.base, args.home)
+    ahead = start_reading_ahead(target, args)
+    try:
+        return _check(target, args, ahead)
+    finally:
+        if ahead is not None:
+            ahead.close()
+
+
+def start_reading_ahead(target: Target, args: argparse.Namespace) -> ReadingAhead | None:
+    """A helper process reading skill folders for the security reading while discovery runs, when the
+    reading will happen on the files as they are now (not after `--fix` rewrote them, not for `--diff`)."""
+    if args.fix or args.diff or CATEGORY in disabled_names(args):
+        return None
+    from ..checking import folders_to_read
+    from ..reading_ahead import ReadingAhead
+
+    return ReadingAhead.start(folders_to_read(target, args))
+
+
+def _check(target: Target, args: argparse.Namespace, ahead: ReadingAhead | None) -> int:
+    from ..checking import examined_paths, findings_of, load_target
+    from ..targets import require_examined
+
     catalog = load_target(target, args)
     require_examined(target, examined_paths(catalog), [root.path for root in catalog.roots])
     if args.diff:
@@ -99,7 +124,8 @@ def run_check(args: argparse.Namespace) -> int:
         workspace = target.path if target.kind == "workspace" else target.base
         assert workspace is not None
         catalog = with_host_findings(catalog, args, only, workspace)
-    catalog, review = with_security(catalog, args, list(target.files) if target.kind == "files" else None, target.base)
+    given = list(target.files) if target.kind == "files" else None
+    catalog, review = with_security(catalog, args, given, target.base, ahead)
     findings = findings_of(catalog)
     described = target.describe()
     if described is not None:

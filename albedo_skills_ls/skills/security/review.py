@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from types import MappingProxyType
-from typing import Iterable, NamedTuple
+from typing import Iterable, Mapping, NamedTuple
 
 from .. import codes
 from ..limits import MAX_SECURITY_FILE_BYTES
@@ -61,8 +61,11 @@ def security_codes() -> tuple[str, ...]:
     return tuple(code.id for code in codes.CODES.values() if code.category == CATEGORY)
 
 
-def review_folders(folders: Iterable[str], policy: Policy) -> Review:
-    """The reading of each skill folder (each once), with the policy applied."""
+def review_folders(
+    folders: Iterable[str], policy: Policy, scanned: Mapping[str, tuple[Diagnostic, ...]] | None = None
+) -> Review:
+    """The reading of each skill folder (each once), with the policy applied. `scanned` holds readings
+    already made, by absolute folder path (the command line's helper process); the others are read here."""
     if not policy.enabled:
         return EMPTY
     from . import scan_skill
@@ -70,7 +73,8 @@ def review_folders(folders: Iterable[str], policy: Policy) -> Review:
     by_file: dict[str, list[Diagnostic]] = {}
     folder_of: dict[str, str] = {}
     for folder in dict.fromkeys(os.path.abspath(folder) for folder in folders):
-        for finding in scan_skill(folder):
+        found = scanned[folder] if scanned is not None and folder in scanned else scan_skill(folder)
+        for finding in found:
             by_file.setdefault(finding.path, []).append(finding)
             folder_of.setdefault(finding.path, folder)
     texts = {path: _file_text(path, folder_of[path]) for path in by_file}
