@@ -52,6 +52,9 @@ MAX_PLUGIN_MANIFEST_BYTES = 64 * 1024  # a Codex `.codex-plugin/plugin.json` rea
 # The security reading (skills/security/): what it reads of a skill, and how far each pattern looks
 MAX_SECURITY_FILE_BYTES = 1024 * 1024  # bytes of one file read; the rest is reported as not read
 MAX_SECURITY_TOTAL_BYTES = 16 * 1024 * 1024  # bytes read across one skill; later files are reported as not read
+# characters of a skill's files searched together by the security prefilter (security/text.py): the
+# texts joined are a copy, so no more than this is joined at once; a usual skill is far below it
+MAX_SECURITY_SEARCHED_TOGETHER_CHARS = 1024 * 1024
 SECURITY_WINDOW_CHARS = 512  # characters after a trigger word a pattern examines (keeps every scan linear)
 SECURITY_FOLLOW_LINES = 20  # lines after a download in which running the downloaded file counts as one step
 MIN_ENCODED_CHARS = 40  # shortest base64 or hex run decoded

@@ -11,12 +11,15 @@ from albedo_skills_ls.skills.limits import (
     MAX_DECODED_BYTES,
     MAX_SECURITY_FILE_BYTES,
     MAX_SECURITY_FINDINGS_PER_FILE,
+    MAX_SECURITY_SEARCHED_TOGETHER_CHARS,
     MAX_SECURITY_TOTAL_BYTES,
     MIN_ENCODED_CHARS,
     SECURITY_FOLLOW_LINES,
     SECURITY_WINDOW_CHARS,
 )
+from albedo_skills_ls.skills import security
 from albedo_skills_ls.skills.security import scan_skill, scan_text
+from albedo_skills_ls.skills.security.files import ReadFile
 
 from .corpus import front, write_skill
 
@@ -113,3 +116,19 @@ def test_an_open_buffer_is_read_to_the_same_limit_as_a_file() -> None:
     past = scan_text("/s/a.sh", " " + body)
     assert _codes(past) == ["security-not-fully-read"]
     assert f"the first {MAX_SECURITY_FILE_BYTES:,} of {MAX_SECURITY_FILE_BYTES + 1:,} bytes" in past[0].message
+
+
+def test_a_skills_texts_are_searched_together_up_to_their_bound(tmp_path: Path) -> None:
+    """The prefilter joins a skill's texts up to the bound: at it, one group; one character more, two. Either
+    way each file's findings are its own, as when it is read alone."""
+    half = MAX_SECURITY_SEARCHED_TOGETHER_CHARS // 2
+    first = PAYLOAD + "x" * (half - len(PAYLOAD) - 1) + "\n"
+    for extra, groups in ((0, 1), (1, 2)):
+        second = "# notes\n" + "y" * (half - 9 + extra) + "\n"
+        files = [ReadFile("/s/a.sh", "a.sh", first), ReadFile("/s/b.md", "b.md", second)]
+        assert len(first) + len(second) == MAX_SECURITY_SEARCHED_TOGETHER_CHARS + extra
+        together = list(security._searched_together(files))
+        assert [len(group) for group in together] == ([2] if groups == 1 else [1, 1])
+        found = [d for group in together for text in group for d in security.findings(text)]
+        assert found == [*scan_text("/s/a.sh", first, "bundled"), *scan_text("/s/b.md", second, "bundled")]
+        assert _codes(found) == ["security-fetch-and-run"]

@@ -24,12 +24,12 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 
 from .. import codes
-from ..limits import MAX_SECURITY_FINDINGS_PER_FILE
+from ..limits import MAX_SECURITY_FINDINGS_PER_FILE, MAX_SECURITY_SEARCHED_TOGETHER_CHARS
 from ..model import INFORMATION, Diagnostic, Related
 from ..skill_file import SKILL_FILE
 from . import fetch_run, hidden, override, payloads, secrets, tools
 from . import text as text_module
-from .files import Reading, bounded_text
+from .files import Reading, ReadFile, bounded_text
 from .prefilter import Expression, needles_of
 from .text import BUNDLED, SKILL, FileKind, Text
 
@@ -114,11 +114,30 @@ def scan_skill(
     file's path inside the skill, as discovery spells `SKILL.md`'s path."""
     reading = Reading(os.fspath(folder), os.fspath(display_root if display_root is not None else folder))
     found: list[Diagnostic] = []
-    for read in reading.files():
-        found.extend(findings(Text(read.path, read.text, kind_of(read.rel) if "/" not in read.rel else BUNDLED)))
+    for texts in _searched_together(reading.files()):
+        for text in texts:
+            found.extend(findings(text))
     found.extend(_theft(found))
     found.extend(reading.notes)
     return tuple(sorted(found, key=lambda d: d.sort_key))
+
+
+def _searched_together(files: Iterable[ReadFile]) -> Iterator[list[Text]]:
+    """The skill's files as texts, in groups of at most `MAX_SECURITY_SEARCHED_TOGETHER_CHARS` characters
+    searched together (text.py): every file of a usual skill in one group, and never more text held at once
+    than the bound (a file larger than it is a group of its own)."""
+    group: list[Text] = []
+    size = 0
+    for read in files:
+        if group and size + len(read.text) > MAX_SECURITY_SEARCHED_TOGETHER_CHARS:
+            Text.search_together(group)
+            yield group
+            group, size = [], 0
+        group.append(Text(read.path, read.text, kind_of(read.rel) if "/" not in read.rel else BUNDLED))
+        size += len(read.text)
+    if group:
+        Text.search_together(group)
+        yield group
 
 
 def detector_expressions() -> list[Expression]:

@@ -18,7 +18,7 @@ from .. import codes
 from ..limits import MAX_DECODED_BYTES, MIN_ENCODED_CHARS
 from ..model import Diagnostic
 from .prefilter import Expression
-from .text import Text, shown
+from .text import Haystack, Text, shown
 
 # one character class each, so a run is consumed once (a short run fails after at most MIN_ENCODED_CHARS)
 _BASE64_CHARACTERS = string.ascii_letters + string.digits + "+/_-"  # base64 and its URL-safe alphabet
@@ -47,12 +47,17 @@ _MIN_PRINTABLE_SHARE = 0.9  # of decoded bytes, for decoded text to count as tex
 
 
 def may_hold_run(text: Text) -> bool:
-    """Whether `_BASE64` can match in the text. Its class holds no white space, so a run lies inside one of
-    the text's words (`Text.distinct_words`, lower-cased: the class's ASCII letters stay letters in place);
-    cut at every other ASCII character as well, a word holding a run still has MIN_ENCODED_CHARS characters
-    or more. Prose and Markdown links have no such piece, and finding that out is two C passes over the
-    distinct words, where the expression would be tried at every position of every word."""
-    pieces = text.distinct_words_joined().translate(_OUTSIDE_THE_CLASS).split()
+    """Whether `_BASE64` can match in the text (asked of the skill's texts together first)."""
+    return text.may_hold(_BASE64, _has_long_piece)
+
+
+def _has_long_piece(haystack: Haystack) -> bool:
+    """Whether a run of `_BASE64` may lie in the text. Its class holds no white space, so a run lies inside
+    one of the text's words (`Haystack.distinct_words`, lower-cased: the class's ASCII letters stay letters
+    in place); cut at every other ASCII character as well, a word holding a run still has MIN_ENCODED_CHARS
+    characters or more. Prose and Markdown links have no such piece, and finding that out is two C passes
+    over the distinct words, where the expression would be tried at every position of every word."""
+    pieces = haystack.distinct_words_joined().translate(_OUTSIDE_THE_CLASS).split()
     return max(map(len, pieces), default=0) >= MIN_ENCODED_CHARS
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Literal
 
 from ..limits import SECURITY_WINDOW_CHARS
@@ -55,43 +55,24 @@ def _at_word_start(lower: str, offset: int) -> bool:
     return offset == 0 or not (lower[offset - 1].isalnum() or lower[offset - 1] == "_")
 
 
-class Text:
-    """A text with its line starts, so any offset becomes a 0-based (line, code point) position."""
+class Haystack:
+    """Text the prefilter searches: whether an expression's needles are in it (prefilter.py), each needle
+    searched once however many expressions share it, and each expression's answer kept."""
 
-    __slots__ = ("path", "text", "lower", "kind", "_line_starts", "_warnings", "_continued", "_lower_holds",
-                 "_text_holds", "_lower_words", "_distinct")
+    __slots__ = ("text", "lower", "_lower_holds", "_text_holds", "_lower_words", "_distinct", "_answers")
 
-    def __init__(self, path: str, text: str, kind: FileKind) -> None:
-        self.path = path
+    def __init__(self, text: str, lower: str) -> None:
         self.text = text
-        self.kind = kind
-        lower = text.lower()
-        # a few characters lower-case to two (U+0130): then only ASCII is lowered, so offsets stay the same
-        self.lower = lower if len(lower) == len(text) else text.translate(_ASCII_LOWER)
-        self._line_starts: list[int] | None = None
-        self._warnings: list[int] | None = None
-        self._continued: list[int] | None = None
+        self.lower = lower
         self._lower_holds: dict[str, bool] = {}
         self._text_holds: dict[str, bool] = {}
         self._lower_words: str | None = None
         self._distinct: set[str] | None = None
+        self._answers: dict[object, bool] = {}
 
-    @property
-    def line_starts(self) -> list[int]:
-        """The offset of every line's first character (counted on first use: most texts have no finding)."""
-        if self._line_starts is None:
-            starts = [0]
-            text, find = self.text, self.text.find
-            at = find("\n")
-            while at >= 0:
-                starts.append(at + 1)
-                at = find("\n", at + 1)
-            self._line_starts = starts
-        return self._line_starts
-
-    def _may_match(self, expression: Expression, in_lower: bool) -> bool:
-        """False when the expression cannot match (none of its needles is in the text); each needle is
-        searched once per text, whichever expressions share it."""
+    def holds(self, expression: Expression, in_lower: bool) -> bool:
+        """False when the expression cannot match here: for every alternative of its requirement, a needle
+        set none of whose needles is in the text."""
         searches = expression.searches
         if searches is None:
             return True
@@ -111,6 +92,13 @@ class Text:
                 return True
         return False
 
+    def answer(self, question: object, ask: Callable[[Haystack], bool]) -> bool:
+        """`ask(self)`, asked once per `question` (its key) and remembered."""
+        known = self._answers.get(question)
+        if known is None:
+            known = self._answers[question] = ask(self)
+        return known
+
     def distinct_words_joined(self) -> str:
         """The lower-cased text's distinct words (split at white space), joined by spaces. A needle without
         white space lies inside one word wherever it occurs, and the space joining them is not in it, so it
@@ -128,6 +116,61 @@ class Text:
         if self._distinct is None:
             self._distinct = set(self.lower.split())
         return self._distinct
+
+
+class Text(Haystack):
+    """A text with its line starts, so any offset becomes a 0-based (line, code point) position.
+
+    The texts of one skill are searched together first (`search_together`): an expression whose needles
+    are in none of them is not looked for in any, and most expressions are in none (a needle is in one of
+    the texts only if it is in all of them joined, so nothing is skipped that could match)."""
+
+    __slots__ = ("path", "kind", "_line_starts", "_warnings", "_continued", "_together")
+
+    def __init__(self, path: str, text: str, kind: FileKind) -> None:
+        lower = text.lower()
+        # a few characters lower-case to two (U+0130): then only ASCII is lowered, so offsets stay the same
+        super().__init__(text, lower if len(lower) == len(text) else text.translate(_ASCII_LOWER))
+        self.path = path
+        self.kind = kind
+        self._line_starts: list[int] | None = None
+        self._warnings: list[int] | None = None
+        self._continued: list[int] | None = None
+        self._together: Haystack | None = None
+
+    @staticmethod
+    def search_together(texts: list[Text]) -> None:
+        """Let these texts (of one skill) be searched joined before each is searched alone."""
+        if len(texts) < 2:
+            return
+        together = Haystack("\n".join(text.text for text in texts), "\n".join(text.lower for text in texts))
+        for text in texts:
+            text._together = together
+
+    @property
+    def line_starts(self) -> list[int]:
+        """The offset of every line's first character (counted on first use: most texts have no finding)."""
+        if self._line_starts is None:
+            starts = [0]
+            text, find = self.text, self.text.find
+            at = find("\n")
+            while at >= 0:
+                starts.append(at + 1)
+                at = find("\n", at + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def may_hold(self, question: object, ask: Callable[[Haystack], bool]) -> bool:
+        """`ask` of this text, for a question whose answer is yes for a text holding one that says yes (such
+        as "is this needle in it"): asked of the skill's texts together first, and of this one only if yes."""
+        together = self._together
+        if together is not None and not together.answer(question, ask):
+            return False
+        return self.answer(question, ask)
+
+    def _may_match(self, expression: Expression, in_lower: bool) -> bool:
+        """False when the expression cannot match (none of its needles is in the text, or in the skill's)."""
+        return self.may_hold((expression, in_lower), lambda haystack: haystack.holds(expression, in_lower))
 
     def matches(self, expression: Expression) -> Iterator[re.Match[str]]:
         """Every match of a lower-case expression in `lower` (none searched for where none can be)."""
