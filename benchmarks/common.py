@@ -33,6 +33,7 @@ def child_env(home: str | None = None, bytecode: bool = True) -> dict[str, str]:
     from an ordinary install, whatever PYTHONDONTWRITEBYTECODE this shell has. The warm-ups fill the cache.
     """
     env = dict(os.environ)
+    env.pop("PYTHONUNBUFFERED", None)  # output buffered, as people run the tools
     if home is not None:
         env["HOME"] = home
     if bytecode:

@@ -16,8 +16,34 @@ from .workspace import UsageError
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:
-        argv = sys.argv[1:]
+    """Run the command line on `argv` and return its exit status. With no `argv` this is the program itself
+    (the `albedo-skills` script, `python -m albedo_skills_ls.cli`): it reads `sys.argv`, and once its output
+    is flushed it ends the process at once (`leave`) instead of returning."""
+    if argv is not None:
+        return run(argv)
+    leave(run(sys.argv[1:]))
+    return EXIT_BUG  # not reached: `leave` ends the process
+
+
+def leave(status: int) -> None:
+    """End the process with `status` once stdout and stderr are flushed, without the interpreter's teardown:
+    freeing every object a run made one by one, and the modules, costs about 6 ms, a twentieth of a
+    `check` on a workspace of skills, and a run leaves nothing else to do (it registers no exit handler,
+    and every file it writes is closed before its verb returns)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`| head`): as when it goes during the run (`run`)
+        status = EXIT_FINDINGS
+    except OSError:  # the output could not be written (a full disk): the run did not do its job
+        status = EXIT_BUG
+    try:
+        sys.stderr.flush()
+    except OSError:
+        pass
+    os._exit(status)
+
+
+def run(argv: list[str]) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:

@@ -647,3 +647,53 @@ def test_sarif_rules_come_from_the_registry_of_codes(mixed_tree):
         assert rule["defaultConfiguration"] == {"level": levels[code.severity]}
         assert rule["properties"] == {"quickFix": code.fixable}
     assert {rule["id"]: rule["properties"]["quickFix"] for rule in rules}["name-mismatch"] is True
+
+
+def closed_pipe_run(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
+    """Run `argv` with its stdout a pipe whose reader is gone before the first byte (`... | true`)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(argv, stdout=write_end, stderr=subprocess.PIPE, timeout=60, **kwargs)
+    finally:
+        os.close(write_end)
+
+
+def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path):
+    """`albedo-skills check | head -1` with the reader gone before the first byte: status 1 (as documented),
+    no traceback, no "Exception ignored" at exit."""
+    for index in range(3):
+        write_skill(workspace_root(tmp_path), f"skill-{index}", valid(f"skill-{index}") + "user-invocable: true\n")
+    (tmp_path / "home").mkdir()
+    for verb in ("check", "catalog"):
+        argv = [sys.executable, "-m", "albedo_skills_ls.cli", verb, str(tmp_path / "ws"), "--no-user-roots"]
+        done = closed_pipe_run(argv, env=dict(os.environ, HOME=str(tmp_path / "home")))
+        assert done.returncode == 1, (verb, done.stderr)
+        assert b"Traceback" not in done.stderr and b"Exception ignored" not in done.stderr, (verb, done.stderr)
+
+
+@pytest.mark.parametrize("reader_gone, status", [(False, 0), (True, 1)])
+def test_the_program_ends_itself_once_its_output_is_flushed(reader_gone: bool, status: int):
+    """app.leave: what is still buffered is written before the process ends (a pipe is block-buffered), and
+    a reader gone by then is status 1, quietly, as a reader gone during the run."""
+    code = (
+        "import sys\nfrom albedo_skills_ls.cli.app import leave\n"
+        "sys.stdout.write('buffered ' * 100)\nprint('written', file=sys.stderr, flush=True)\n"
+        "sys.stdin.read(1)\nleave(0)\n"
+    )
+    read_end, write_end = os.pipe()
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}  # as people run it
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=write_end,
+                             stderr=subprocess.PIPE, env=buffered)
+    os.close(write_end)
+    assert child.stderr.readline() == b"written\n"
+    if reader_gone:
+        os.close(read_end)  # after the write was buffered, before the flush
+    child.stdin.write(b"go")
+    child.stdin.close()
+    assert child.wait(timeout=60) == status
+    assert child.stderr.read() == b""
+    child.stderr.close()
+    if not reader_gone:
+        with os.fdopen(read_end, "rb") as reader:
+            assert reader.read() == b"buffered " * 100
