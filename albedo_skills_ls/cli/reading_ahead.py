@@ -1,16 +1,20 @@
-"""`check`'s security reading spread over two processes: a forked helper reads part of the skill folders
-while this process runs discovery, then reads the rest.
+"""`check`'s security reading spread over two processes: a forked helper reads skill folders while this
+process runs discovery, then both read what is left.
 
 The security reading (every file of every skill) is most of what `check` spends on a workspace of skills,
 and the machines `check` runs on have two cores or more. So before discovery, `check` lists the skill
-folders (one `scandir` per root, as discovery's first step does), forks, and the helper reads its share
-of them while this process discovers and validates, then reads its own share. The helper's share is the
-larger one (`_HELPER_SHARE`): this process has discovery to do first.
+folders (one `scandir` per root, as discovery's first step does) and forks. The folders are handed out
+one at a time from a queue both processes share: a pipe holding each folder's number as 4 bytes, written
+before the fork and closed for writing, so a read of 4 bytes takes the next folder for whichever process
+reads it, and a short read means none is left. The helper starts taking folders at once; this process
+joins once it has discovered and validated every skill. Neither waits for the other to take one, and
+the work balances itself whatever discovery, the skills or the machine's other load cost.
 
 What the helper reads is a cache of `scan_skill` results, never the source of truth:
 - this process uses a helper's result only for a folder it would read itself, read at the same moment;
-- any folder the helper did not read (its listing differed, it failed, it was killed, its result could not
-  be decoded) is read here, so the findings are those of the one-process reading, always;
+- any folder the helper did not deliver (it failed, it was killed, its result could not be decoded, the
+  folder was not listed before discovery or did not fit in the queue) is read here, so the findings are
+  those of the one-process reading, always;
 - nothing is spread where `os.fork` is missing (Windows), on one core, for fewer than
   `MIN_FOLDERS_TO_SPREAD` folders, or when the files may change during the run (`--fix`).
 The helper prints nothing and runs no exit handler (`os._exit`); its findings come back through a pipe this
@@ -30,10 +34,7 @@ from ..skills.model import Diagnostic, Range, Related
 # At least this many skill folders for the reading to be spread: a fork costs about a millisecond, and
 # the reading about two thirds of one per skill.
 MIN_FOLDERS_TO_SPREAD = 8
-# The helper's share of the folders. This process discovers and validates every skill before reading its
-# own share, about a third of what the whole reading costs (measured on the 128 generated skills of
-# benchmarks/generate.py), so the helper takes about two thirds and both finish together.
-_HELPER_SHARE = 0.65
+_NUMBER_BYTES = 4  # a folder's number in the queue (a pipe holds 16,384 of them on Linux; the rest are read here)
 
 Scans = dict[str, tuple[Diagnostic, ...]]
 
@@ -46,14 +47,28 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def helper_share(folders: list[str]) -> frozenset[str]:
-    """The helper's folders: every folder whose turn falls in `_HELPER_SHARE` of the list, spread along it
-    (neighbours in a sorted list tend to be alike, so taking a block would give one process the big ones)."""
-    ordered = sorted(folders)
-    return frozenset(
-        folder for index, folder in enumerate(ordered)
-        if int((index + 1) * _HELPER_SHARE) > int(index * _HELPER_SHARE)
-    )
+def _queue_of(count: int) -> int | None:
+    """A pipe holding the numbers 0 .. count-1 (as many as it takes without waiting), closed for writing:
+    its read end, or None if no pipe could be made."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        os.set_blocking(write_end, False)
+        os.write(write_end, b"".join(number.to_bytes(_NUMBER_BYTES, "little") for number in range(count)))
+    except BlockingIOError:  # not one number fits: the queue is empty, and this process reads every folder
+        pass
+    finally:
+        os.close(write_end)
+    return read_end
+
+
+def _take(queue: int) -> int | None:
+    """The next folder's number from the queue, or None once it is empty (or a number was cut short by a
+    full pipe: that folder, like every one after it, is read by this process at the end)."""
+    taken = os.read(queue, _NUMBER_BYTES)
+    return int.from_bytes(taken, "little") if len(taken) == _NUMBER_BYTES else None
 
 
 def received_diagnostic(sent: dict) -> Diagnostic:
@@ -63,15 +78,17 @@ def received_diagnostic(sent: dict) -> Diagnostic:
     return CODES[sent["code"]].at(sent["path"], sent["message"], where, related, sent["severity"])
 
 
-def _read_and_exit(folders: frozenset[str], out: int) -> None:
-    """In the helper: read its folders, send the findings, and leave without running anything else."""
+def _read_and_exit(listed: list[str], queue: int, out: int) -> None:
+    """In the helper: read the folders it takes from the queue, send the findings, and leave without
+    running anything else."""
     status = 1
     try:
         from ..skills.security import scan_skill
 
-        data = marshal.dumps(
-            {folder: [finding.to_json() for finding in scan_skill(folder)] for folder in sorted(folders)}
-        )
+        found = {}
+        while (number := _take(queue)) is not None:
+            found[listed[number]] = [finding.to_json() for finding in scan_skill(listed[number])]
+        data = marshal.dumps(found)
         with os.fdopen(out, "wb") as pipe:
             pipe.write(data)
         status = 0
@@ -81,43 +98,54 @@ def _read_and_exit(folders: frozenset[str], out: int) -> None:
 
 
 class ReadingAhead:
-    """A helper process reading `theirs` (a share of the folders listed before discovery)."""
+    """A helper process taking folders of `listed` from the queue both processes share."""
 
-    def __init__(self, pid: int, pipe: int, theirs: frozenset[str]) -> None:
+    def __init__(self, pid: int, pipe: int, queue: int, listed: list[str]) -> None:
         self._pid = pid
         self._pipe: int | None = pipe
-        self.theirs = theirs
+        self._queue: int | None = queue
+        self.listed = listed
 
     @classmethod
     def start(cls, folders: Iterable[str]) -> ReadingAhead | None:
-        """Fork a helper reading its share of `folders` (absolute paths); None where spreading is not worth
-        it or not possible (the caller then reads every folder itself)."""
+        """Fork a helper reading `folders` (absolute paths) from a shared queue; None where spreading is not
+        worth it or not possible (the caller then reads every folder itself)."""
         listed = list(dict.fromkeys(folders))
         if not hasattr(os, "fork") or len(listed) < MIN_FOLDERS_TO_SPREAD or usable_cores() < 2:
             return None
-        theirs = helper_share(listed)
+        queue = _queue_of(len(listed))
+        if queue is None:
+            return None
         try:
             read_end, write_end = os.pipe()
         except OSError:
+            os.close(queue)
             return None
         try:
             pid = os.fork()
         except OSError:  # no process to spare: read alone
-            os.close(read_end)
-            os.close(write_end)
+            for end in (queue, read_end, write_end):
+                os.close(end)
             return None
         if pid == 0:
             os.close(read_end)
-            _read_and_exit(theirs, write_end)
+            _read_and_exit(listed, queue, write_end)
         os.close(write_end)
-        return cls(pid, read_end, theirs)
+        return cls(pid, read_end, queue, listed)
 
     def scans(self, folders: list[str]) -> Scans:
-        """The reading of every folder of `folders`: this process's share read here while the helper reads
-        its own, then the helper's results, then whatever the helper did not read."""
+        """The reading of every folder of `folders`: those this process takes from the queue while the
+        helper takes others, then the helper's results, then whatever the helper did not deliver."""
         from ..skills.security import scan_skill
 
-        found: Scans = {folder: scan_skill(folder) for folder in folders if folder not in self.theirs}
+        found: Scans = {}
+        wanted = set(folders)
+        if self._queue is not None:
+            while (number := _take(self._queue)) is not None:
+                if self.listed[number] in wanted:  # listed before discovery, and no longer there: skipped
+                    found[self.listed[number]] = scan_skill(self.listed[number])
+            os.close(self._queue)
+            self._queue = None
         theirs = self._collect()
         for folder in folders:
             if folder not in found:
@@ -159,9 +187,10 @@ class ReadingAhead:
 
     def close(self) -> None:
         """Stop the helper if its results were never collected (the run ended early)."""
-        if self._pipe is not None:
-            os.close(self._pipe)
-            self._pipe = None
+        for end in (self._pipe, self._queue):
+            if end is not None:
+                os.close(end)
+        self._pipe = self._queue = None
         if self._pid:
             import signal
 

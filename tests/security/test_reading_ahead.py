@@ -8,6 +8,7 @@ import marshal
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -36,25 +37,46 @@ def corpus_workspace(tmp_path: Path) -> tuple[Path, list[str]]:
     return tmp_path / "ws", sorted(str(folder) for folder in root.iterdir())
 
 
-def record_parent_reads(monkeypatch) -> list[str]:
+def record_parent_reads(monkeypatch, pause: float = 0.0) -> list[str]:
     """Patch `scan_skill` in this process only (a helper already forked keeps its own copy): what this
-    process reads from now on."""
+    process reads from now on, each read `pause` seconds slower (so that the helper surely takes some)."""
     read: list[str] = []
     scan = security.scan_skill
-    monkeypatch.setattr(security, "scan_skill", lambda folder: read.append(folder) or scan(folder))
+
+    def scan_here(folder):
+        read.append(folder)
+        time.sleep(pause)
+        return scan(folder)
+
+    monkeypatch.setattr(security, "scan_skill", scan_here)
     return read
 
 
-def test_the_helper_reads_its_share_and_the_findings_are_the_one_process_readings(corpus_workspace, monkeypatch):
+def test_both_processes_take_folders_and_the_findings_are_the_one_process_readings(corpus_workspace, monkeypatch):
     _ws, folders = corpus_workspace
     expected = {folder: security.scan_skill(folder) for folder in folders}
     assert sum(map(len, expected.values())) > 20  # the corpus gives findings: the comparison compares something
     ahead = ReadingAhead.start(folders)
     assert ahead is not None
+    read_here = record_parent_reads(monkeypatch, pause=0.02)
+    assert ahead.scans(folders) == expected
+    assert len(set(read_here)) == len(read_here)  # nothing read twice here
+    assert 0 < len(read_here) < len(folders)  # the helper delivered the rest, not read again here
+
+
+def test_the_helper_takes_every_folder_while_this_process_is_busy(corpus_workspace, monkeypatch):
+    """While discovery runs here, the helper takes folders; if it finishes first, nothing is left here."""
+    _ws, folders = corpus_workspace
+    expected = {folder: security.scan_skill(folder) for folder in folders}
+    ahead = ReadingAhead.start(folders)
+    assert ahead is not None
+    for _ in range(HANG_GUARD_SECONDS * 10):  # until the helper has exited (not reaped: WNOWAIT)
+        if os.waitid(os.P_PID, ahead._pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+            break
+        time.sleep(0.1)
     read_here = record_parent_reads(monkeypatch)
     assert ahead.scans(folders) == expected
-    assert sorted(read_here) == sorted(set(folders) - ahead.theirs)  # the helper's share was not read again
-    assert len(ahead.theirs) > len(folders) // 2
+    assert read_here == []
 
 
 def test_a_helper_stopped_early_leaves_every_folder_to_this_process(corpus_workspace, monkeypatch):
@@ -90,6 +112,30 @@ def test_folders_the_helper_did_not_list_are_read_here(corpus_workspace, monkeyp
     found = ahead.scans(folders)
     assert found == {folder: security.scan_skill(folder) for folder in folders}
     assert set(late) <= set(read_here)
+
+
+def test_the_queue_hands_out_what_fits_in_a_pipe_and_then_says_none_is_left():
+    """Numbers past what the pipe holds are not queued (this process reads those folders at the end)."""
+    count = 100_000  # 400,000 bytes: more than any pipe holds without a reader
+    queue = reading_ahead._queue_of(count)
+    assert queue is not None
+    taken = []
+    while (number := reading_ahead._take(queue)) is not None:
+        taken.append(number)
+    os.close(queue)
+    assert 0 < len(taken) < count and taken == list(range(len(taken)))
+
+
+def test_folders_left_out_of_a_full_queue_are_read_here(corpus_workspace, monkeypatch):
+    _ws, folders = corpus_workspace
+    expected = {folder: security.scan_skill(folder) for folder in folders}
+    queue_of = reading_ahead._queue_of
+    monkeypatch.setattr(reading_ahead, "_queue_of", lambda count: queue_of(3))  # as if the pipe held three
+    ahead = ReadingAhead.start(folders)
+    assert ahead is not None
+    read_here = record_parent_reads(monkeypatch)
+    assert ahead.scans(folders) == expected
+    assert set(folders[3:]) <= set(read_here)
 
 
 def test_the_reading_is_spread_from_the_bound_on(corpus_workspace):
