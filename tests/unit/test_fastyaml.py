@@ -370,15 +370,15 @@ def test_corner_cases_are_declined_or_read_exactly_as_ruamel_reads_them(text):
 
 
 # Runs the console command in a fresh interpreter and writes, at exit, the ruamel modules it imported.
+# The command line's own run (`app.run`, what `main` runs before it ends the process), then the modules
 CHECK_AND_LIST_IMPORTS = """
-import atexit, json, runpy, sys
+import json, sys
+from albedo_skills_ls.cli.app import run
 modules_file = sys.argv.pop(1)
-def report():
-    with open(modules_file, "w") as handle:
-        json.dump(sorted(name for name in sys.modules if name.split(".")[0] == "ruamel"), handle)
-atexit.register(report)
-sys.argv[0] = "albedo-skills"
-runpy.run_module("albedo_skills_ls.cli", run_name="__main__")
+code = run(sys.argv[1:])
+with open(modules_file, "w") as handle:
+    json.dump(sorted(name for name in sys.modules if name.split(".")[0] == "ruamel"), handle)
+sys.exit(code)
 """
 
 
