@@ -11,14 +11,14 @@ Nothing here raises on bad input: every problem becomes a `Diagnostic`.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import codes
-from .fastyaml import parse_common
 from .limits import MAX_FRONTMATTER_BYTES
 from .model import Diagnostic, Position, Range
-from .yaml_events import parse_yaml_events
-from .yamltree import Node
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from .yamltree import Node
 
 BOM = "\ufeff"
 DELIMITER = "---"
@@ -128,7 +128,7 @@ def opens_frontmatter(lines: list[str]) -> bool:
     return bool(lines) and _strip_eol(lines[0]) == DELIMITER
 
 
-def _opening_end(text: str) -> int | None:
+def opening_end(text: str) -> int | None:
     """The offset of the line feed that ends an opening `---` line 0 (len(text) when the text is that line
     alone), or None when line 0 is not exactly `---`: `opens_frontmatter` on the text itself."""
     end = text.find("\n")
@@ -160,7 +160,7 @@ def body_position(text: str) -> tuple[int, int] | None:
     """(line, offset) where the body of a text starts: after the closing `---` line, or (0, 0) when there
     is no opening `---`. None when the frontmatter is never closed (there is no body). As `split_and_parse`
     places it, for readers of the body that were handed the text alone."""
-    if _opening_end(text) is None:
+    if opening_end(text) is None:
         return 0, 0
     closing = closing_start(text)
     if closing is None:
@@ -207,8 +207,8 @@ def _late_opening(lines: list[str]) -> str | None:
 def split_and_parse(text: str, path: str) -> SkillText:
     """Find the frontmatter block in the text and read its YAML. The usual document is split into lines
     only inside its frontmatter: the offsets found here place the body."""
-    opening_end = _opening_end(text)
-    if opening_end is None:
+    block_start = opening_end(text)
+    if block_start is None:
         lines = lines_of(text)
         first = _strip_eol(lines[0]) if lines else ""
         return SkillText(
@@ -239,7 +239,7 @@ def split_and_parse(text: str, path: str) -> SkillText:
             ),
         )
     body_start = text.find("\n", closing) + 1 or len(text)
-    yaml_text = text[opening_end + 1 : closing]
+    yaml_text = text[block_start + 1 : closing]
     size = len(yaml_text) if yaml_text.isascii() else len(yaml_text.encode("utf-8", "surrogatepass"))
     if size > MAX_FRONTMATTER_BYTES:
         end_line = text.count("\n", 0, closing)
@@ -312,7 +312,12 @@ def parse_yaml(
 
     The common shape of frontmatter is read by `fastyaml` without importing ruamel.yaml; anything else,
     and anything fastyaml is unsure of, goes through ruamel.yaml's event stream (yaml_events.py). `lines` is
-    `yaml_text.split("\\n")` when the caller has it."""
+    `yaml_text.split("\\n")` when the caller has it. The YAML readers are imported here, when a block is
+    parsed: a reader that only needs where the block lies (the security reading's look at `allowed-tools`
+    before it parses) does not pay for them."""
+    from .fastyaml import parse_common
+    from .yaml_events import parse_yaml_events
+
     common = parse_common(yaml_text, path, line_offset, lines)
     if common is not None:
         return common

@@ -24,6 +24,7 @@ from albedo_skills_ls.skills.security import (
     scan_text,
     secrets,
     text as text_module,
+    tools,
 )
 from albedo_skills_ls.skills.security.prefilter import Expression, Requirement, needles_of
 from albedo_skills_ls.skills.security.text import Text
@@ -47,6 +48,7 @@ def full_reading(monkeypatch: pytest.MonkeyPatch):
         monkeypatch.setattr(Text, "_may_match", lambda self, expression, in_lower: True)
         monkeypatch.setattr(hidden, "may_hold", lambda source: True)
         monkeypatch.setattr(payloads, "may_hold_run", lambda text: True)
+        monkeypatch.setattr(tools, "_may_grant", lambda text: True)
 
     return switch
 
@@ -123,6 +125,7 @@ def test_any_mixture_gives_the_same_findings_with_and_without_the_prefilter(piec
         patch.setattr(Text, "_may_match", lambda self, expression, in_lower: True)
         patch.setattr(hidden, "may_hold", lambda source: True)
         patch.setattr(payloads, "may_hold_run", lambda text: True)
+        patch.setattr(tools, "_may_grant", lambda text: True)
         assert scan_text("/s/demo/scripts/a.sh", body) == ours
 
 
@@ -179,3 +182,43 @@ def test_the_generated_needle_table_is_the_derivation_of_every_expression() -> N
 def test_the_prefilter_module_falls_back_to_running_everything_without_the_parser(monkeypatch) -> None:
     monkeypatch.setattr(prefilter, "_parse", None)
     assert needles_of("curl") is None
+
+
+# What `allowed-tools` may hold, and ways YAML may write it: `tools._may_grant` must let through every one
+# that grants a broad shell tool, however it is spelled
+TOOL_WORDS = ("Bash", "bash", "BASH", "sh", "Zsh", "cmd", "PowerShell", "terminal", "run_shell_command", "Shell",
+              "Read", "Grep", "WebFetch", "bashful", "x-bash", "mcp__shell", "Bash(*)", "Bash( * )", "Bash(:*)",
+              "Bash(*:*)", "Bash(**)", "Bash()", "Bash(git:*)", "Bash(npm run *)", "sh(ls)", "Bash(" + "x" * 300 + ")",
+              "Bash(git\n    status:*)", "Bash(a(b))", "\\x42ash", "b\\\n  ash")
+TOOL_SHAPES = (
+    "allowed-tools: {words}\n", 'allowed-tools: "{words}"\n', "allowed-tools: '{words}'\n", "allowed-tools: [{commas}]\n",
+    "allowed-tools:\n{items}", "allowed-tools: >\n  {words}\n", "allowed-tools: |\n  {words}\n",
+    "x: &t {words}\nallowed-tools: *t\n", "# allowed-tools: {words}\n", "allowed-tools: {words} # {words}\n",
+    "allowed-tools:\n  {words}\n",
+)
+
+
+def _frontmatters(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(count):
+        words = [rng.choice(TOOL_WORDS) for _ in range(rng.randint(1, 4))]
+        shape = rng.choice(TOOL_SHAPES)
+        block = shape.format(words=" ".join(words), commas=", ".join(words),
+                             items="".join(f"  - {word}\n" for word in words))
+        body = rng.choice(("", "Run `bash build.sh`.\n", "```sh\nls\n```\n"))
+        texts.append(f"---\nname: demo\ndescription: d\n{block}---\n{body}")
+    return texts
+
+
+def test_generated_allowed_tools_give_the_same_findings_with_and_without_the_look_before_parsing(monkeypatch):
+    texts = _frontmatters(seed=28, count=1500)
+    ours = [scan_text("/s/demo/SKILL.md", text) for text in texts]
+    skipped = sum(not tools._may_grant(Text("/s/demo/SKILL.md", text, "skill")) for text in texts)
+    assert skipped > 100  # the look does skip parses
+    monkeypatch.setattr(tools, "_may_grant", lambda text: True)
+    full = [scan_text("/s/demo/SKILL.md", text) for text in texts]
+    broad = sum(any(d.code == "security-broad-tools" for d in found) for found in full)
+    assert 200 < broad < len(texts) - 200  # both kinds are generated: the comparison compares something
+    for text, mine, theirs in zip(texts, ours, full):
+        assert mine == theirs, text
