@@ -76,14 +76,17 @@ class Haystack:
         searches = expression.searches
         if searches is None:
             return True
-        known = self._lower_holds if in_lower else self._text_holds
+        if in_lower:  # the haystacks chosen once, not per needle: this loop is most of the prefilter's time
+            known, whole, words = self._lower_holds, self.lower, self.distinct_words_joined()
+        else:
+            known, whole = self._text_holds, self.text
+            words = whole  # case-sensitive needles are searched in the text as written
         for sets in searches:  # any alternative may match...
             for needles in sets:  # ...if every one of its sets has a needle in the text
                 for needle, in_words in needles:
                     held = known.get(needle)
                     if held is None:
-                        held = known[needle] = needle in (self.distinct_words_joined() if in_words and in_lower else
-                                                          self.lower if in_lower else self.text)
+                        held = known[needle] = needle in (words if in_words else whole)
                     if held:
                         break
                 else:
