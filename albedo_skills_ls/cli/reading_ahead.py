@@ -2,7 +2,7 @@
 process runs discovery, then both read what is left.
 
 The security reading (every file of every skill) is most of what `check` spends on a workspace of skills,
-and the machines `check` runs on have two cores or more. So before discovery, `check` lists the skill
+and most machines `check` runs on have two cores or more. So before discovery, `check` lists the skill
 folders (one `scandir` per root, as discovery's first step does) and forks. The folders are handed out
 one at a time from a queue both processes share: a pipe holding each folder's number as 4 bytes, written
 before the fork and closed for writing, so a read of 4 bytes takes the next folder for whichever process
