@@ -1,9 +1,8 @@
 """`check`'s security reading spread over two processes (cli/reading_ahead.py): the findings are the
-one-process reading's, whatever the helper does, and the helper really reads its share."""
+one-process reading's, whatever the helper does, and the helper really takes folders."""
 
 from __future__ import annotations
 
-import argparse
 import marshal
 import os
 import subprocess
