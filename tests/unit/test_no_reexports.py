@@ -17,11 +17,11 @@ imported from the package. Every entry point is read from `pyproject.toml`; noth
 from __future__ import annotations
 
 import ast
-import subprocess
 import tomllib
 from pathlib import Path
 
 from test_import_layers import _resolve, module_names
+from tracked_files import tracked
 
 REPO = Path(__file__).resolve().parents[2]
 MODULE_ATTRIBUTES = {"__file__", "__name__", "__doc__", "__spec__", "__path__", "__dict__"}
@@ -138,14 +138,10 @@ def _is_from_import(tree: ast.Module, name: str) -> bool:
     )
 
 
-def tracked_python(root: Path) -> list[str]:
-    listed = subprocess.run(["git", "ls-files", "-z", "*.py"], cwd=root, check=True, capture_output=True).stdout
-    return [name for name in listed.decode().split("\0") if name]
-
-
 def test_every_name_is_imported_from_the_module_that_defines_it():
     modules = {name: path for name, path in module_names().items()}
-    found = reexports(REPO, tracked_python(REPO), modules, entry_points(REPO / "pyproject.toml"))
+    files = [path.relative_to(REPO).as_posix() for path in tracked(REPO, ".py")]
+    found = reexports(REPO, files, modules, entry_points(REPO / "pyproject.toml"))
     assert found == [], "import each name from its defining module:\n" + "\n".join(found)
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
 from collections import Counter
 from pathlib import Path
+
+from tracked_files import tracked
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "albedo_skills_ls/"
@@ -24,8 +25,6 @@ LIBRARY_CALLBACKS = {
     "emit": "logging.Handler: the logging module calls it for each record",
     "_fill_text": "argparse.HelpFormatter: argparse calls it to lay out a help text",
 }
-# Unused, and in a module being rewritten elsewhere (the Markdown reading in one pass), which deletes it:
-# drop the entry with that change.
 PLAIN_DECORATORS = {"property", "staticmethod", "classmethod", "cached_property"}
 WORD = re.compile(r"\w+")
 
@@ -85,9 +84,7 @@ def unused_outside_tests(sources: dict[str, str], entry_points: str) -> list[str
 
 
 def test_no_function_is_used_only_by_tests():
-    listed = subprocess.run(["git", "ls-files", "-z", "*.py"], cwd=REPO, check=True, capture_output=True).stdout
-    names = [name for name in listed.decode().split("\0") if name]
-    sources = {name: (REPO / name).read_text(encoding="utf-8") for name in names}
+    sources = {path.relative_to(REPO).as_posix(): path.read_text(encoding="utf-8") for path in tracked(REPO, ".py")}
     found = unused_outside_tests(sources, (REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert found == [], "remove it, or use it where the program needs it:\n" + "\n".join(found)
 
