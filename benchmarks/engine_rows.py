@@ -84,10 +84,10 @@ def completion_builder(tree: generate.Tree, capabilities: dict = CLIENT_CAPABILI
 
 
 def engine_benchmarks(trees: dict[int, generate.Tree], big: generate.BigTree, scale: float) -> list[Row]:
-    from albedo_skills_ls.skills.activation import command_catalog
-    from albedo_skills_ls.skills.catalog import SkillsSession, check_buffer
-    from albedo_skills_ls.skills.resource_listing import list_resources
-    from albedo_skills_ls.skills.resource_paging import EncodingVerdicts, read_resource
+    from albedo_skills_ls.skills.activation.commands import command_catalog
+    from albedo_skills_ls.skills.catalog.session import SkillsSession, check_buffer
+    from albedo_skills_ls.skills.resources.listing import list_resources
+    from albedo_skills_ls.skills.resources.paging import EncodingVerdicts, read_resource
 
     def n(count: int) -> int:
         return max(5, int(count * scale))

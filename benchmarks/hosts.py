@@ -18,8 +18,9 @@ import time
 from common import TREES, cpu_model, log
 from generate import generate_tree
 
-from albedo_skills_ls.skills import hosts, limits
-from albedo_skills_ls.skills.discovery import discover
+from albedo_skills_ls.skills import hosts
+from albedo_skills_ls.skills.core import limits
+from albedo_skills_ls.skills.catalog.discovery import discover
 
 
 def _median_ms(action, runs: int) -> float:

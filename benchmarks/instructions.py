@@ -41,7 +41,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 import albedo_skills_ls
 assert albedo_skills_ls.__file__.startswith(sys.argv[1]), albedo_skills_ls.__file__
-from albedo_skills_ls.skills.catalog import SkillsSession
+from albedo_skills_ls.skills.catalog.session import SkillsSession
 operation, times = sys.argv[2], int(sys.argv[3])
 workspace, home = sys.argv[4], sys.argv[5]
 session = SkillsSession(workspace, home)

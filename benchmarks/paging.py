@@ -14,8 +14,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from albedo_skills_ls.skills.limits import MAX_READ_LIMIT, MAX_RESOURCE_BYTES  # noqa: E402
-from albedo_skills_ls.skills.resource_paging import EncodingVerdicts, read_resource  # noqa: E402
+from albedo_skills_ls.skills.core.limits import MAX_READ_LIMIT, MAX_RESOURCE_BYTES  # noqa: E402
+from albedo_skills_ls.skills.resources.paging import EncodingVerdicts, read_resource  # noqa: E402
 
 SAMPLED_PAGES = 32  # pages timed without verdicts (each reads the whole file: all 256 would take long)
 

@@ -3,7 +3,7 @@ occurrences. Not part of CI; its figures go in docs/performance.md.
 
     .venv/bin/python benchmarks/repeated_references.py [--runs N] [--no-tools]
 
-Three files at the `SKILL.md` bound (skills/limits.py MAX_SKILL_FILE_BYTES), each in a skill folder holding
+Three files at the `SKILL.md` bound (skills/core/limits.py MAX_SKILL_FILE_BYTES), each in a skill folder holding
 `references/guide.md`: one Markdown link repeated (`[g](reference/guide.md)`, a near miss of the file that
 exists), one code path repeated (`` `reference/guide.md` ``), and both alternating. For each it prints:
 
@@ -28,9 +28,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from albedo_skills_ls.skills import references as references_module  # noqa: E402
-from albedo_skills_ls.skills.catalog import SkillsSession, check_buffer  # noqa: E402
-from albedo_skills_ls.skills.limits import MAX_SKILL_FILE_BYTES  # noqa: E402
+from albedo_skills_ls.skills.catalog import references as references_module  # noqa: E402
+from albedo_skills_ls.skills.catalog.session import SkillsSession, check_buffer  # noqa: E402
+from albedo_skills_ls.skills.core.limits import MAX_SKILL_FILE_BYTES  # noqa: E402
 from benchmarks.common import ALBEDO_CHECK, child_env  # noqa: E402
 from benchmarks.process_rows import ensure_tools, tools_bin  # noqa: E402
 

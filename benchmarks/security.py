@@ -29,7 +29,7 @@ from pathlib import Path
 
 from common import PYTHON, TREES, child_env, cpu_model, log
 
-from albedo_skills_ls.skills.limits import MAX_SECURITY_FILE_BYTES
+from albedo_skills_ls.skills.core.limits import MAX_SECURITY_FILE_BYTES
 from albedo_skills_ls.skills.security import findings, scan_skill
 from albedo_skills_ls.skills.security.text import BUNDLED, Text
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from albedo_skills_ls.skills import codes  # noqa: E402
-from albedo_skills_ls.skills.model import Range  # noqa: E402
+from albedo_skills_ls.skills.core import codes  # noqa: E402
+from albedo_skills_ls.skills.core.model import Range  # noqa: E402
 from albedo_skills_ls.skills.security.suppression import apply_markers  # noqa: E402
 
 import time  # noqa: E402

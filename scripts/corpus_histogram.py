@@ -32,7 +32,8 @@ import sys
 import tempfile
 from typing import Any, Iterable
 
-from albedo_skills_ls.skills import candidates, codes
+from albedo_skills_ls.skills.catalog import candidates
+from albedo_skills_ls.skills.core import codes
 
 WORKSPACE_ROOTS = tuple(relative for relative, _scope in candidates.WORKSPACE_ROOTS)
 LIMIT_CODES = (codes.DIAGNOSTIC_LIMIT.id, codes.CANDIDATE_LIMIT.id)

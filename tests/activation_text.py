@@ -1,12 +1,12 @@
 """Reading an activation back out of what a model received: the tests' oracle for `commands.invoke` in user
-mode (the engine writes the block, `skills/activation.py`; nothing in the program ever reads it back)."""
+mode (the engine writes the block, `skills/activation/commands.py`; nothing in the program ever reads it back)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN
+from albedo_skills_ls.skills.activation.commands import ACTIVATION_CLOSE, ACTIVATION_OPEN
 
 
 def parse_activation_input(model_input: str) -> dict[str, Any]:

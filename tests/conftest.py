@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills.model import Diagnostic
+from albedo_skills_ls.skills.core.model import Diagnostic
 
 EMITTED_CODES_FILE_ENV = "ALBEDO_SKILLS_TEST_EMITTED_CODES_FILE"
 PARITY_MARKER = "codes_parity"

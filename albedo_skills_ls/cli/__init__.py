@@ -8,7 +8,7 @@ Layout (each fact in one place):
 - `verbs/`: one module per verb group (`check`, `catalog`, the activation verbs). Each has a
   `configure(parser)` per verb and a `run_<verb>(args) -> int`.
 - `formats/`: the output formats, each apart: `text`, `json`, `sarif`, `github` (the prompt block is the
-  engine's `skills/prompt.py`, shared with the server's `skills.prompt` route).
+  engine's `skills/activation/prompt.py`, shared with the server's `skills.prompt` route).
 - `output.py`: writing to the terminal: UTF-8 JSON, paths shown relative, control characters escaped.
 
 Output is the engine's own values: paths as the engine reports them (shown relative to the current folder

@@ -62,7 +62,7 @@ def run(argv: list[str]) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except Exception as exc:
-        from ..skills.errors import InvalidArguments, SkillsError
+        from ..skills.core.errors import InvalidArguments, SkillsError
         from .wording import in_cli_words
 
         if isinstance(exc, InvalidArguments):

@@ -17,7 +17,7 @@ from .targets import Target
 from .workspace import UsageError, folder_argument
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..skills.model import Catalog, Diagnostic, Scope
+    from ..skills.core.model import Catalog, Diagnostic, Scope
 
 
 class Findings(NamedTuple):
@@ -31,7 +31,7 @@ class Findings(NamedTuple):
 
 def findings_of(catalog: Catalog) -> Findings:
     """Every finding of every file the catalog examined (its per-file view is never bounded)."""
-    from ..skills.model import count_severities
+    from ..skills.core.model import count_severities
 
     every = sorted(
         (diagnostic for found in catalog.file_diagnostics.values() for diagnostic in found), key=lambda d: d.sort_key
@@ -41,7 +41,7 @@ def findings_of(catalog: Catalog) -> Findings:
 
 def load_target(target: Target, args: argparse.Namespace) -> Catalog:
     """Discovery (or the single-skill check) of what `target` names, with the shared options."""
-    from ..skills.discovery import DEFAULT_BUILTINS, discover
+    from ..skills.catalog.discovery import DEFAULT_BUILTINS, discover
 
     if target.kind == "files":
         return check_files(list(target.files))
@@ -52,7 +52,7 @@ def load_target(target: Target, args: argparse.Namespace) -> Catalog:
 
 def target_roots(target: Target, args: argparse.Namespace) -> list[tuple[str, Scope]]:
     """The roots discovery walks for a workspace, root or folder target, in precedence order."""
-    from ..skills.candidates import root_paths
+    from ..skills.catalog.candidates import root_paths
 
     assert target.path is not None
     if target.kind == "workspace":
@@ -66,7 +66,7 @@ def folders_to_read(target: Target, args: argparse.Namespace) -> list[str]:
     them) so that a helper process can start reading them (reading_ahead.py)."""
     if target.kind == "files":
         return [os.path.dirname(path) for path in target.files]
-    from ..skills.candidates import list_candidates
+    from ..skills.catalog.candidates import list_candidates
 
     _roots, candidates = list_candidates(target_roots(target, args), [])
     return [os.path.abspath(candidate.folder) for candidate in candidates]
@@ -75,7 +75,7 @@ def folders_to_read(target: Target, args: argparse.Namespace) -> list[str]:
 def check_files(given: list[str]) -> Catalog:
     """Several `SKILL.md` files (as pre-commit passes them), each checked as `check_file` checks one, in
     one report. They are not a catalog: no collision rule applies between them."""
-    from ..skills.model import Catalog, count_severities
+    from ..skills.core.model import Catalog, count_severities
 
     parts = [check_file(path) for path in dict.fromkeys(given)]
     per_file = {path: found for part in parts for path, found in part.file_diagnostics.items()}
@@ -99,12 +99,12 @@ def check_file(path: str) -> Catalog:
     """One `SKILL.md` (an absolute path; its folder may lack it) checked as a single skill, as an editor
     checks a file outside every root: its folder's name is the expected name and no collision rule
     applies. Read as safely as discovery reads; a folder without the file gets discovery's finding."""
-    from ..skills.catalog import check_buffer
-    from ..skills.discovery import discover
-    from ..skills.frontmatter import decode
-    from ..skills.model import Catalog, Skill, count_severities
-    from ..skills.rules import check_document
-    from ..skills.skill_file import read_skill_bytes
+    from ..skills.catalog.session import check_buffer
+    from ..skills.catalog.discovery import discover
+    from ..skills.document.frontmatter import decode
+    from ..skills.core.model import Catalog, Skill, count_severities
+    from ..skills.document.rules import check_document
+    from ..skills.document.skill_file import read_skill_bytes
 
     folder = os.path.dirname(path)
     nothing = discover(None, user_roots=False)  # no roots: the file is a skill of its own

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ..skills.authoring.fixes import Edit, Fix
-    from ..skills.model import Catalog, Diagnostic
+    from ..skills.core.model import Catalog, Diagnostic
 
 class Applied(NamedTuple):
     """One fix chosen for a file: what it fixed (for the report)."""
@@ -61,8 +61,8 @@ def plan_fixes(catalog: Catalog, unsafe: bool) -> Plan:
     outside the workspace (the user roots under the home folder) are planned but left alone: a fix in a
     project does not rewrite the user's own skills; naming the file or the home folder fixes them."""
     from ..skills.authoring.fixes import folder_fixes
-    from ..skills.paths import is_within
-    from ..skills.skill_file import SKILL_FILE
+    from ..skills.core.paths import is_within
+    from ..skills.document.skill_file import SKILL_FILE
 
     changes: list[FileChange] = []
     for path, found in sorted(catalog.file_diagnostics.items()):
@@ -87,9 +87,9 @@ def plan_fixes(catalog: Catalog, unsafe: bool) -> Plan:
 
 def _fix_document(path: str, unsafe: bool) -> FileChange | None:
     from ..skills.authoring.fixes import quick_fixes
-    from ..skills.discovery import ParseCache
-    from ..skills.frontmatter import BOM, decode
-    from ..skills.skill_file import read_skill_bytes
+    from ..skills.catalog.discovery import ParseCache
+    from ..skills.document.frontmatter import BOM, decode
+    from ..skills.document.skill_file import read_skill_bytes
 
     data, info, problem = read_skill_bytes(path, os.path.dirname(path))
     if data is None or info is None or problem is not None:
@@ -161,8 +161,8 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 def _problems(path: str, text: str) -> Counter[str]:
     """The codes a file's text has, as `check FILE` finds them (its rules and references, alone)."""
-    from ..skills.catalog import check_buffer
-    from ..skills.discovery import discover
+    from ..skills.catalog.session import check_buffer
+    from ..skills.catalog.discovery import discover
 
     alone = discover(None, user_roots=False)  # no roots: the file is a skill of its own
     return Counter(diagnostic.code for diagnostic in check_buffer(alone, path, text))
@@ -180,7 +180,7 @@ class Refusal(NamedTuple):
 
 def write_change(change: FileChange) -> Refusal | None:
     """Apply one planned change on disk; None when done, else why it was left alone."""
-    from ..skills.discovery import ParseCache
+    from ..skills.catalog.discovery import ParseCache
 
     if change.renamed_to is not None:
         if os.path.lexists(change.renamed_to):  # never over another file

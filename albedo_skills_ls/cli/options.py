@@ -369,7 +369,7 @@ def text_argument(text: str) -> str:
     """An argparse type for words that are text, not paths (a command, its arguments, a skill name): bytes
     that are not UTF-8 reach Python as lone surrogates, which no JSON or terminal can carry, so they are
     refused as a usage error (exit 2) rather than passed on. Paths keep their bytes: the file system takes them."""
-    from ..skills.undecodable import LONE_SURROGATE
+    from ..skills.core.undecodable import LONE_SURROGATE
     from .output import printable
 
     bad = LONE_SURROGATE.search(text)

@@ -6,7 +6,7 @@ import os
 import sys
 from typing import Any
 
-from ..skills.undecodable import LONE_SURROGATE, escaped_char
+from ..skills.core.undecodable import LONE_SURROGATE, escaped_char
 
 REPLACEMENT_CHARACTER = "\ufffd"
 

@@ -28,8 +28,8 @@ import marshal
 import os
 from collections.abc import Iterable
 
-from ..skills.codes import CODES
-from ..skills.model import Diagnostic, Range, Related
+from ..skills.core.codes import CODES
+from ..skills.core.model import Diagnostic, Range, Related
 
 # At least this many skill folders for the reading to be spread: a fork costs about a millisecond, and
 # the reading about two thirds of one per skill.

@@ -14,7 +14,7 @@ from .program import PROG
 from .workspace import UsageError
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..skills.model import Catalog
+    from ..skills.core.model import Catalog
     from ..skills.security.review import Policy, Review
     from .reading_ahead import ReadingAhead
 
@@ -89,7 +89,7 @@ def policy_of(args: argparse.Namespace, base: str | None) -> Policy:
 
 def skill_folders(catalog: Catalog, given: list[str] | None) -> list[str]:
     """The folders read: those of the SKILL.md files named, else of every SKILL.md discovery examined."""
-    from ..skills.skill_file import SKILL_FILE
+    from ..skills.document.skill_file import SKILL_FILE
 
     paths = given if given is not None else list(catalog.file_diagnostics)
     suffix = os.sep + SKILL_FILE
@@ -105,7 +105,7 @@ def with_security(
     (the workspace, or the folder checked). `ahead` is a helper process already reading some folders."""
     from types import MappingProxyType
 
-    from ..skills.model import count_severities
+    from ..skills.core.model import count_severities
     from ..skills.security.review import beside_own, review_folders
 
     policy = policy_of(args, base or catalog.workspace or os.getcwd())
@@ -167,7 +167,7 @@ def write_baseline(path: str, review: Review, folders: list[str], policy: Policy
 
 
 def is_security(code_id: str) -> bool:
-    from ..skills.codes import CODES
+    from ..skills.core.codes import CODES
 
     code = CODES.get(code_id)
     return code is not None and code.category == CATEGORY

@@ -31,7 +31,7 @@ from .program import PROG
 from .workspace import REPOSITORY_MARKER, UsageError, find_workspace, folder_argument, home_folder, workspace_markers
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..skills.model import Scope
+    from ..skills.core.model import Scope
 
 Kind = Literal["workspace", "files", "root", "folder"]
 
@@ -59,7 +59,7 @@ class Target(NamedTuple):
 
 def skill_file_in(folder: str) -> str | None:
     """The `SKILL.md` a skill folder holds, in any letter case (a `skill.md` is reported, not passed over)."""
-    from ..skills.skill_file import SKILL_FILE
+    from ..skills.document.skill_file import SKILL_FILE
 
     exact = os.path.join(folder, SKILL_FILE)
     if os.path.lexists(exact):
@@ -88,7 +88,7 @@ def holds_skill_folders(folder: str) -> bool:
 
 def known_root(folder: str, home: str) -> Scope | None:
     """The scope of `folder` when it is one of the five roots (a workspace's, or the home folder's), else None."""
-    from ..skills.candidates import root_paths
+    from ..skills.catalog.candidates import root_paths
 
     real = os.path.realpath(folder)
     workspace = os.path.dirname(os.path.dirname(real))  # WORKSPACE/.agents/skills
@@ -142,7 +142,7 @@ KIND_WORDS = {"workspace": "workspace", "root": "skills root", "folder": "folder
 
 def classify(given: str, home: str) -> tuple[Kind, str, Scope]:
     """(kind, absolute path, scope) for one PATH; for a file or skill folder the path is its `SKILL.md`."""
-    from ..skills.skill_file import SKILL_FILE
+    from ..skills.document.skill_file import SKILL_FILE
 
     if not os.path.lexists(given):
         raise UsageError(f"{given!r} does not exist")
@@ -174,7 +174,7 @@ def classify(given: str, home: str) -> tuple[Kind, str, Scope]:
 def require_examined(target: Target, catalog_paths: list[str], catalog_roots: list[str]) -> None:
     """A usage error when the run examined no skill folder of what was named (or, with no PATH, nothing at
     all): `catalog_paths` are the files and folders the catalog has an entry for."""
-    from ..skills.paths import is_within
+    from ..skills.core.paths import is_within
 
     if target.kind == "files":
         return

@@ -17,7 +17,7 @@ from .output import display_path, printable
 from .program import PROG
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..skills.model import Catalog
+    from ..skills.core.model import Catalog
 
 REPOSITORY_MARKER = ".git"
 
@@ -50,7 +50,7 @@ def named_workspace(args: argparse.Namespace) -> str | None:
 
 
 def workspace_markers() -> tuple[str, ...]:
-    from ..skills.candidates import WORKSPACE_ROOTS
+    from ..skills.catalog.candidates import WORKSPACE_ROOTS
 
     return tuple(relative for relative, _scope in WORKSPACE_ROOTS) + (REPOSITORY_MARKER,)
 
@@ -106,7 +106,7 @@ def load_catalog(args: argparse.Namespace, workspace: Workspace | None = None) -
     where = workspace or workspace_of(args)
     home = folder_argument(args.home, "home") if args.home is not None and args.user_roots else args.home
 
-    from ..skills.discovery import DEFAULT_BUILTINS, discover
+    from ..skills.catalog.discovery import DEFAULT_BUILTINS, discover
 
     builtins = DEFAULT_BUILTINS if args.builtins is None else tuple(name for name in args.builtins if name)
     catalog = discover(where.path, home, user_roots=args.user_roots, builtins=builtins)

@@ -5,7 +5,7 @@ A chat buffer is an open document whose language id is in `albedoSkills.chat.lan
 name matches one of `albedoSkills.chat.filePatterns` (fnmatch on the base name); a `SKILL.md` never is
 (`documents.kind_of` decides).
 It uses the session of the workspace folder that contains it, else the first one (docs/design.md#6-the-editor-faces).
-What a `/command` is, and what it names, is decided by the engine (`skills.slash`); this module translates.
+What a `/command` is, and what it names, is decided by the engine (`skills/language/slash.py`); this module translates.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from weakref import WeakKeyDictionary
 import attrs
 from lsprotocol import types
 
-from ..skills import slash
-from ..skills.activation import command_entries
+from ..skills.language import slash
+from ..skills.activation.commands import command_entries
 from ..skills.authoring.fields import name_range
-from ..skills.model import FILE_START, Catalog
-from ..skills.skill_file import read_skill_text
+from ..skills.core.model import FILE_START, Catalog
+from ..skills.document.skill_file import read_skill_text
 from .client import ClientFeatures
 from .convert import LineSource, to_lsp_range
 from .documents import OpenDocument, as_is, fits_typed, markup

@@ -15,11 +15,13 @@ from typing import Any, Callable
 
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from ..skills import activation, limits, resource_listing, resource_paging
-from ..skills.prompt import prompt_block
-from ..skills.catalog import SkillsSession
-from ..skills.errors import InvalidArguments, Refused, require_unicode
-from ..skills.model import Skill
+from ..skills.activation import commands as activation
+from ..skills.core import limits
+from ..skills.resources import listing as resource_listing, paging as resource_paging
+from ..skills.activation.prompt import prompt_block
+from ..skills.catalog.session import SkillsSession
+from ..skills.core.errors import InvalidArguments, Refused, require_unicode
+from ..skills.core.model import Skill
 from .server import AlbedoLanguageServer
 from .uris import uri_to_path
 

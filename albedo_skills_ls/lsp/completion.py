@@ -18,7 +18,7 @@ from lsprotocol import types
 from ..skills.authoring.completion import complete_frontmatter
 from ..skills.authoring.fields import folder_name_of
 from . import chat
-from ..skills.frontmatter import lines_of
+from ..skills.document.frontmatter import lines_of
 from .documents import OpenDocument, as_is, by_kind, fits_typed, isolated, markup
 from .server import AlbedoLanguageServer
 

@@ -13,9 +13,9 @@ from typing import Callable, Sequence
 
 from lsprotocol import types
 
-from ..skills import model
-from ..skills.frontmatter import lines_of
-from ..skills.skill_file import read_skill_text
+from ..skills.core import model
+from ..skills.document.frontmatter import lines_of
+from ..skills.document.skill_file import read_skill_text
 from .uris import path_to_uri
 
 SEVERITY = {

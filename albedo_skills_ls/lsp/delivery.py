@@ -24,7 +24,7 @@ from typing import Any, Callable, NamedTuple
 
 from lsprotocol import types
 
-from ..skills.model import Diagnostic
+from ..skills.core.model import Diagnostic
 from .convert import LineSource, to_lsp_diagnostic
 
 # A text's identity: an open buffer's version and content hash, or the file's stat identity on disk (the

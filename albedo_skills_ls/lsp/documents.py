@@ -23,8 +23,8 @@ from urllib.parse import unquote
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 
-from ..skills.frontmatter import lines_of
-from ..skills.skill_file import SKILL_FILE
+from ..skills.document.frontmatter import lines_of
+from ..skills.document.skill_file import SKILL_FILE
 from .client import ClientFeatures
 from .convert import LineSource, from_client_character, to_lsp_range
 from .settings import Settings

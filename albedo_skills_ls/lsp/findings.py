@@ -4,7 +4,7 @@ Part of the server core, and plain Python: no pygls. An open `SKILL.md` is check
 (`check_buffer`), a chat buffer's `/commands` against its folder's catalog (`slash.check_chat`), any other
 file is what the snapshot found on disk; the security reading adds its findings (of the buffer when the
 file is open, of the saved files otherwise; `security_findings.py`); then the agents chosen in
-`albedoSkills.hosts` add their refusals, and the whole is bounded per file (`skills/limits.py` MAX_FILE_DIAGNOSTICS). The server hands in how to
+`albedoSkills.hosts` add their refusals, and the whole is bounded per file (`skills/core/limits.py` MAX_FILE_DIAGNOSTICS). The server hands in how to
 find an open document and which files are open.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Mapping, Protocol
 
-from ..skills import slash
-from ..skills.catalog import SkillsSession, bounded_file_diagnostics, check_buffer
-from ..skills.model import Diagnostic
+from ..skills.language import slash
+from ..skills.catalog.session import SkillsSession, bounded_file_diagnostics, check_buffer
+from ..skills.core.model import Diagnostic
 from .host_findings import HostFindings
 from .security_findings import SecurityFindings, bundling_folder, policy_of
 from .settings import Settings
@@ -53,7 +53,7 @@ class Findings:
         self.security_findings.clear()
 
     def for_file(self, path: str) -> tuple[Diagnostic, ...]:
-        """What the editor shows for one file now: bounded (skills/limits.py MAX_FILE_DIAGNOSTICS)."""
+        """What the editor shows for one file now: bounded (skills/core/limits.py MAX_FILE_DIAGNOSTICS)."""
         return bounded_file_diagnostics(path, self._unbounded(path))
 
     def _unbounded(self, path: str) -> tuple[Diagnostic, ...]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..skills.model import Diagnostic
+from ..skills.core.model import Diagnostic
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ..skills.hosts import Report, Walked

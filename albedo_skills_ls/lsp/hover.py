@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..skills.authoring.hover import hover_field
-from ..skills.model import Range
+from ..skills.core.model import Range
 from . import chat
 from .documents import OpenDocument, by_kind, isolated, markup, open_document
 from .server import AlbedoLanguageServer
@@ -35,7 +35,7 @@ def agents_hover(ls: AlbedoLanguageServer, document: OpenDocument) -> types.Hove
 
 def security_hover(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> types.Hover | None:
     """Over a security finding (in a SKILL.md or a file a skill bundles): what it is and how to silence it."""
-    from ..skills.model import Position
+    from ..skills.core.model import Position
     from ..skills.security.explain import findings_at, hover_markdown
 
     if document.path is None:

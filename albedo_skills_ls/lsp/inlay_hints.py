@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ..skills.agent_figures import description_hint, hint_position
+from ..skills.authoring.agent_figures import description_hint, hint_position
 from .convert import to_client_character
 from .documents import OpenDocument, offer
 from .server import AlbedoLanguageServer

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ..skills.agent_figures import lens_title
-from ..skills.mentions import target_at
+from ..skills.authoring.agent_figures import lens_title
+from ..skills.language.mentions import target_at
 from .documents import OpenDocument, offer
 from .references import mentions_of, uses
 from .server import AlbedoLanguageServer

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ..skills import references
+from ..skills.catalog import references
 from . import chat
 from .documents import OpenDocument, by_kind, isolated
 from .server import AlbedoLanguageServer

@@ -1,5 +1,5 @@
 """`textDocument/references` on a skill's `name:` or a `/name` (in a chat buffer or a `SKILL.md`): every
-mention the engine finds (`skills/mentions.py`), read from open buffers where they are open.
+mention the engine finds (`skills/language/mentions.py`), read from open buffers where they are open.
 
 Also the shared first step of rename and the code lens: which skill is under the cursor (`target_under`)
 and its mentions as the editor's buffers have them (`mentions_of`).
@@ -12,10 +12,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from ..skills import mention_scan
-from ..skills.mentions import Mention, Mentions, Target, find_mentions, target_at, target_of
-from ..skills.model import Range
-from ..skills.skill_file import SKILL_FILE
+from ..skills.language import mention_scan
+from ..skills.language.mentions import Mention, Mentions, Target, find_mentions, target_at, target_of
+from ..skills.core.model import Range
+from ..skills.document.skill_file import SKILL_FILE
 from .convert import LineSource, to_lsp_range
 from .documents import OpenDocument, offer, open_document
 from .server import AlbedoLanguageServer

@@ -1,5 +1,5 @@
 """Rename a skill from its `name:`, from a `/name` (chat buffer or `SKILL.md`), or by renaming its folder in
-the editor's file tree (`workspace/willRenameFiles`): the engine's plan (`skills/rename.py`) as one
+the editor's file tree (`workspace/willRenameFiles`): the engine's plan (`skills/language/rename.py`) as one
 `WorkspaceEdit`.
 
 The edit's order is what the client applies in turn: the skill's folder, then the text edits (files inside
@@ -17,11 +17,11 @@ import os
 
 from lsprotocol import types
 
-from ..skills.mentions import Target, target_at
-from ..skills.model import Range
-from ..skills.rename import Refusal, RenamePlan, finish_command, plan_rename
-from ..skills.rules import check_document
-from ..skills.skill_file import read_skill_text
+from ..skills.language.mentions import Target, target_at
+from ..skills.core.model import Range
+from ..skills.language.rename import Refusal, RenamePlan, finish_command, plan_rename
+from ..skills.document.rules import check_document
+from ..skills.document.skill_file import read_skill_text
 from .commands import RequestFailed
 from .convert import to_lsp_range
 from .uris import path_to_uri, uri_to_path

@@ -17,11 +17,11 @@ import os
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ..skills.catalog import placement
-from ..skills.limits import MAX_RESOURCE_DEPTH, MAX_RESOURCE_ENTRIES
-from ..skills.model import Catalog, Diagnostic
-from ..skills.paths import is_within
-from ..skills.skill_file import SKILL_FILE
+from ..skills.catalog.session import placement
+from ..skills.core.limits import MAX_RESOURCE_DEPTH, MAX_RESOURCE_ENTRIES
+from ..skills.core.model import Catalog, Diagnostic
+from ..skills.core.paths import is_within
+from ..skills.document.skill_file import SKILL_FILE
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ..skills.security.review import Policy, Review

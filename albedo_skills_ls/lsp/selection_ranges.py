@@ -7,7 +7,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..skills.authoring.selection import selection_ranges
-from ..skills.model import Position
+from ..skills.core.model import Position
 from .convert import from_client_character, to_lsp_range
 from .documents import OpenDocument, offer
 from .server import AlbedoLanguageServer

@@ -21,7 +21,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from ..skills.model import Diagnostic
+from ..skills.core.model import Diagnostic
 from . import settings as settings_module
 from .client import ClientFeatures
 from .client_log import ClientLogHandler, set_client_level

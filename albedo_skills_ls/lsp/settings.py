@@ -15,8 +15,8 @@ import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable, NamedTuple
 
-from ..skills.discovery import DEFAULT_BUILTINS
-from ..skills.mentions import DEFAULT_CHAT_PATTERNS
+from ..skills.catalog.discovery import DEFAULT_BUILTINS
+from ..skills.language.mentions import DEFAULT_CHAT_PATTERNS
 
 SECTION = "albedoSkills"
 

@@ -1,13 +1,13 @@
 """An open `SKILL.md` as the inline features (code lens, inlay hints) read it: its identity from its text,
-and the chosen agents' figures for the file (`skills/agent_figures.py`)."""
+and the chosen agents' figures for the file (`skills/authoring/agent_figures.py`)."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..skills.agent_figures import AgentFigures, figures_for
+from ..skills.authoring.agent_figures import AgentFigures, figures_for
 from ..skills.authoring.fields import folder_name_of
-from ..skills.rules import ParsedSkill, check_document, description_length
+from ..skills.document.rules import ParsedSkill, check_document, description_length
 from .documents import OpenDocument
 from .server import AlbedoLanguageServer
 

@@ -11,8 +11,8 @@ from typing import Any, Iterable
 
 from lsprotocol import types
 
-from ..skills.candidates import USER_ROOTS, WORKSPACE_ROOTS
-from ..skills.catalog import SkillsSession
+from ..skills.catalog.candidates import USER_ROOTS, WORKSPACE_ROOTS
+from ..skills.catalog.session import SkillsSession
 from .settings import Settings
 from .uris import path_to_uri
 

@@ -1,12 +1,12 @@
 """`workspace/symbol`: every skill of every root, by a subsequence of its name or description
-(`skills/workspace_symbols.py`); a copy hidden by another of the same name is marked deprecated and says
+(`skills/language/workspace_symbols.py`); a copy hidden by another of the same name is marked deprecated and says
 which one wins."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
-from ..skills.workspace_symbols import find_symbols
+from ..skills.language.workspace_symbols import find_symbols
 from .convert import LineSource, to_lsp_range
 from .uris import path_to_uri
 from .documents import offer

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from ..skills.catalog import SkillsSession, placement
-from ..skills.paths import is_within
+from ..skills.catalog.session import SkillsSession, placement
+from ..skills.core.paths import is_within
 from .settings import Settings
 
 

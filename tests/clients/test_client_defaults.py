@@ -5,7 +5,7 @@ keep a few of its facts: the defaults of the settings they read (`chat.languageI
 `userRoots`, `home`), the file name `SKILL.md`, the user roots and the folders that mark a workspace. They
 never send those defaults (tests/clients/test_settings_sent.py): each copy is compared here, as the real
 Neovim 0.11 and Emacs 28 load it, with the one declaration in Python (`lsp/settings.py`'s `SETTINGS`,
-`skills/candidates.py`, `skills/skill_file.py`).
+`skills/catalog/candidates.py`, `skills/document/skill_file.py`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from albedo_skills_ls.lsp.settings import SETTINGS, default_of
-from albedo_skills_ls.skills.candidates import USER_ROOTS, WORKSPACE_ROOTS
-from albedo_skills_ls.skills.skill_file import SKILL_FILE
+from albedo_skills_ls.skills.catalog.candidates import USER_ROOTS, WORKSPACE_ROOTS
+from albedo_skills_ls.skills.document.skill_file import SKILL_FILE
 
 REPO = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent

@@ -27,7 +27,7 @@ from fake_model import FakeModel
 from pinned import plugin_dir
 from tmux_screen import Screen
 
-from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN
+from albedo_skills_ls.skills.activation.commands import ACTIVATION_CLOSE, ACTIVATION_OPEN
 from activation_text import parse_activation_input
 
 REPO = Path(__file__).resolve().parents[2]

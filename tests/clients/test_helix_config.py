@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 
 from albedo_skills_ls.lsp.settings import DEFAULT_CHAT_LANGUAGE_IDS
-from albedo_skills_ls.skills.mentions import DEFAULT_CHAT_PATTERNS
+from albedo_skills_ls.skills.language.mentions import DEFAULT_CHAT_PATTERNS
 
 CONFIG = Path(__file__).resolve().parents[2] / "editors" / "helix" / "languages.toml"
 ROOT_MARKERS = [".agents", ".albedo", ".git"]  # as in the Neovim plugin and the Emacs package

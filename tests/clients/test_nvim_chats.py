@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN
+from albedo_skills_ls.skills.activation.commands import ACTIVATION_CLOSE, ACTIVATION_OPEN
 from activation_text import parse_activation_input
 from fake_model import FakeModel
 from nvim_tmux import NVIM, Editor, require_tools

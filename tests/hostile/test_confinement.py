@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from pygls.exceptions import JsonRpcException
 
-from albedo_skills_ls.skills import activation, confinement, resource_listing, resource_paging
-from albedo_skills_ls.skills.discovery import discover
-from albedo_skills_ls.skills.errors import Refused
+from albedo_skills_ls.skills.activation import commands as activation
+from albedo_skills_ls.skills.resources import confinement, listing as resource_listing, paging as resource_paging
+from albedo_skills_ls.skills.catalog.discovery import discover
+from albedo_skills_ls.skills.core.errors import Refused
 from lsp.harness import valid, write_skill
 
 REQUEST_FAILED = -32803

@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from albedo_skills_ls.skills.catalog import bounded_file_diagnostics
-from albedo_skills_ls.skills.limits import MAX_FILE_DIAGNOSTICS
-from albedo_skills_ls.skills.model import ERROR, INFORMATION, WARNING, Diagnostic, Range
+from albedo_skills_ls.skills.catalog.session import bounded_file_diagnostics
+from albedo_skills_ls.skills.core.limits import MAX_FILE_DIAGNOSTICS
+from albedo_skills_ls.skills.core.model import ERROR, INFORMATION, WARNING, Diagnostic, Range
 from lsp.editing import feature_caps, open_until
 from lsp.harness import valid, write_skill
 

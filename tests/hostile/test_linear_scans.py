@@ -15,12 +15,13 @@ import sys
 import pytest
 from lsprotocol import types
 
-from albedo_skills_ls.skills import markdown_spans, reference_scan, rules, slash
+from albedo_skills_ls.skills.document import markdown_spans, reference_scan, rules
+from albedo_skills_ls.skills.language import slash
 from albedo_skills_ls.skills.authoring.completion import complete_frontmatter
 from albedo_skills_ls.skills.authoring.hover import hover_field
 from albedo_skills_ls.skills.authoring.outline import outline
-from albedo_skills_ls.skills.frontmatter import split_and_parse
-from albedo_skills_ls.skills.markdown_spans import code_spans, inline_links
+from albedo_skills_ls.skills.document.frontmatter import split_and_parse
+from albedo_skills_ls.skills.document.markdown_spans import code_spans, inline_links
 from lsp.harness import uri, valid, write_skill
 
 from .guard import HANG_GUARD_SECONDS, finishes

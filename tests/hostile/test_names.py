@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import activation, resource_paging
-from albedo_skills_ls.skills.discovery import discover
-from albedo_skills_ls.skills.errors import InvalidArguments
+from albedo_skills_ls.skills.activation import commands as activation
+from albedo_skills_ls.skills.resources import paging as resource_paging
+from albedo_skills_ls.skills.catalog.discovery import discover
+from albedo_skills_ls.skills.core.errors import InvalidArguments
 from lsp.harness import valid, write_skill
 
 from .rpc import RawServer

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from albedo_skills_ls.skills.limits import MAX_ENCODING_VERDICTS
-from albedo_skills_ls.skills.resource_paging import EncodingVerdicts, read_resource
+from albedo_skills_ls.skills.core.limits import MAX_ENCODING_VERDICTS
+from albedo_skills_ls.skills.resources.paging import EncodingVerdicts, read_resource
 from lsp.harness import valid, write_skill
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from albedo_skills_ls.skills.limits import MAX_SECURITY_FILE_BYTES
+from albedo_skills_ls.skills.core.limits import MAX_SECURITY_FILE_BYTES
 from albedo_skills_ls.skills.security import scan_text
 
 from .guard import finishes

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from albedo_skills_ls.skills.authoring.selection import selection_ranges
-from albedo_skills_ls.skills.model import Position
+from albedo_skills_ls.skills.core.model import Position
 
 from .guard import finishes
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from albedo_skills_ls.skills import limits
+from albedo_skills_ls.skills.core import limits
 from albedo_skills_ls.skills.hosts.codex import plugin_name
 
 

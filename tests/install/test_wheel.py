@@ -59,7 +59,7 @@ def test_both_files_carry_the_one_version(installed):
 
 def test_the_wheel_holds_the_package_and_nothing_of_the_checkout_around_it(installed):
     names = zipfile.ZipFile(installed["wheel"]).namelist()
-    assert "albedo_skills_ls/skills/limits.py" in names and "albedo_skills_ls/lsp/server.py" in names
+    assert "albedo_skills_ls/skills/core/limits.py" in names and "albedo_skills_ls/lsp/server.py" in names
     assert not [name for name in names if name.split("/")[0] in {"tests", "lua", "lsp", "plugin", "benchmarks"}]
     with tarfile.open(installed["sdist"]) as sdist:
         assert f"albedo_skills_ls-{__version__}/README.md" in sdist.getnames()

@@ -15,9 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from albedo_skills_ls.skills import activation
-from albedo_skills_ls.skills.catalog import SkillsSession, bounded_file_diagnostics, check_buffer
-from albedo_skills_ls.skills.model import Diagnostic, Position, Range
+from albedo_skills_ls.skills.activation import commands as activation
+from albedo_skills_ls.skills.catalog.session import SkillsSession, bounded_file_diagnostics, check_buffer
+from albedo_skills_ls.skills.core.model import Diagnostic, Position, Range
 
 from .editor_client import uri
 

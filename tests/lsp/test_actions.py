@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from albedo_skills_ls.skills.rules import check_document
+from albedo_skills_ls.skills.document.rules import check_document
 
 from .editing import apply_edits, change_until, codes, edits_for, feature_caps, open_until
 from .harness import uri

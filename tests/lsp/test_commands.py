@@ -17,7 +17,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from albedo_skills_ls.skills.activation import ACTIVATION_CLOSE, ACTIVATION_OPEN
+from albedo_skills_ls.skills.activation.commands import ACTIVATION_CLOSE, ACTIVATION_OPEN
 from activation_text import parse_activation_input
 
 from .harness import valid, write_skill

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from albedo_skills_ls.skills.model import ERROR
-from albedo_skills_ls.skills.rules import check_document
+from albedo_skills_ls.skills.core.model import ERROR
+from albedo_skills_ls.skills.document.rules import check_document
 
 from .editing import apply_edits, complete, end_of, feature_caps, open_until, utf16
 from .harness import write_skill

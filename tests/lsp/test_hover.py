@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from albedo_skills_ls.skills import limits
+from albedo_skills_ls.skills.core import limits
 
 from .editing import end_of, feature_caps, hover, open_until, span
 from .harness import write_skill

@@ -7,7 +7,7 @@ import base64
 import os
 from pathlib import Path
 
-from albedo_skills_ls.skills.limits import (
+from albedo_skills_ls.skills.core.limits import (
     MAX_DECODED_BYTES,
     MAX_SECURITY_FILE_BYTES,
     MAX_SECURITY_FINDINGS_PER_FILE,

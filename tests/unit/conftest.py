@@ -15,8 +15,8 @@ from typing import Any, Iterable
 
 import pytest
 
-from albedo_skills_ls.skills import discovery
-from albedo_skills_ls.skills.model import Catalog, Diagnostic, Range
+from albedo_skills_ls.skills.catalog import discovery
+from albedo_skills_ls.skills.core.model import Catalog, Diagnostic, Range
 
 _PLAIN_SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_. /()")
 

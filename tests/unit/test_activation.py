@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills.activation import (
+from albedo_skills_ls.skills.activation.commands import (
     ACTIVATION_CLOSE,
     ACTIVATION_OPEN,
     activation_input,
@@ -26,10 +26,10 @@ from albedo_skills_ls.skills.activation import (
     invoke,
     resolve,
 )
-from albedo_skills_ls.skills.catalog import SkillsSession
-from albedo_skills_ls.skills.errors import InvalidArguments, Refused
-from albedo_skills_ls.skills.resource_listing import list_resources
-from albedo_skills_ls.skills.resource_paging import read_resource
+from albedo_skills_ls.skills.catalog.session import SkillsSession
+from albedo_skills_ls.skills.core.errors import InvalidArguments, Refused
+from albedo_skills_ls.skills.resources.listing import list_resources
+from albedo_skills_ls.skills.resources.paging import read_resource
 from activation_text import parse_activation_input
 from conftest import Layout, skill_text, write_skill
 
@@ -399,7 +399,7 @@ def test_user_mode_round_trips_arbitrary_arguments(demo_catalog, arguments: str)
     source=st.text(min_size=1).map(lambda s: "/tmp/" + s),
 )
 def test_activation_input_round_trips_any_payload(arguments: str, instructions: str, source: str) -> None:
-    from albedo_skills_ls.skills.model import Skill
+    from albedo_skills_ls.skills.core.model import Skill
 
     skill = Skill("demo", "d", source, "/demo", "workspace", "/tmp")
     model_input = activation_input(skill, arguments, instructions)

@@ -121,6 +121,6 @@ def test_a_module_added_without_a_line_fails(tmp_path):
 def test_a_line_for_a_removed_module_fails(tmp_path):
     copy = _copy(tmp_path)
     assert stale(copy) == []
-    (copy / "albedo_skills_ls" / "skills" / "catalog.py").unlink()
+    (copy / "albedo_skills_ls" / "skills" / "catalog" / "session.py").unlink()
     (copy / "vscode-extension" / "src" / "chat" / "turns.ts").unlink()
-    assert stale(copy) == ["chat/turns.ts", "skills/catalog.py"]
+    assert stale(copy) == ["catalog/session.py", "chat/turns.ts"]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import yaml_events
+from albedo_skills_ls.skills.document import yaml_events
 
 EXTENSION = Path(__file__).resolve().parents[2] / "vscode-extension"
 
@@ -40,7 +40,7 @@ SKILLS = {
 CHECK = (
     "import json, sys\n"
     "from albedo_skills_ls.cli import main\n"
-    "from albedo_skills_ls.skills import yaml_events\n"
+    "from albedo_skills_ls.skills.document import yaml_events\n"
     "sys.stderr.write('c_parser=%s\\n' % (yaml_events._Yaml.load().c_parser is not None))\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )
@@ -82,7 +82,7 @@ def check(python_args: list[str], workspace: Path, first_on_path: Path | None = 
 
 
 def test_the_bundle_has_no_compiled_module(bundled_libs: Path):
-    assert (bundled_libs / "albedo_skills_ls" / "skills" / "frontmatter.py").is_file()
+    assert (bundled_libs / "albedo_skills_ls" / "skills" / "document" / "frontmatter.py").is_file()
     assert (bundled_libs / "ruamel" / "yaml" / "__init__.py").is_file()
     assert [path.name for path in bundled_libs.rglob("*") if path.suffix in (".so", ".pyd", ".dylib")] == []
 

@@ -16,9 +16,9 @@ import os
 
 import pytest
 
-from albedo_skills_ls.skills import codes
-from albedo_skills_ls.skills.catalog import SkillsSession
-from albedo_skills_ls.skills.discovery import ParseCache, discover
+from albedo_skills_ls.skills.core import codes
+from albedo_skills_ls.skills.catalog.session import SkillsSession
+from albedo_skills_ls.skills.catalog.discovery import ParseCache, discover
 
 FRONT = "---\nname: demo\ndescription: Does a thing.\n---\n# Demo\n"
 

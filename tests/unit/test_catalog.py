@@ -6,8 +6,8 @@ import os
 import shutil
 from pathlib import Path
 
-from albedo_skills_ls.skills.catalog import SkillsSession, check_buffer, placement, reload_summary
-from albedo_skills_ls.skills.model import INFORMATION, WARNING
+from albedo_skills_ls.skills.catalog.session import SkillsSession, check_buffer, placement, reload_summary
+from albedo_skills_ls.skills.core.model import INFORMATION, WARNING
 from conftest import Layout, codes, only, rng, skill_text, write_skill
 
 NAME_RANGE = rng(1, 6, 1, 10)
@@ -86,7 +86,7 @@ def test_session_settings_reach_discovery(layout: Layout):
 
 
 def test_reload_summary_from_nothing():
-    from albedo_skills_ls.skills.model import Catalog
+    from albedo_skills_ls.skills.core.model import Catalog
 
     empty = Catalog(None, (), (), (), 0, ())
     assert reload_summary(None, empty) == {"skills": 0, "diagnostics": 0, "added": [], "removed": [], "changed": []}

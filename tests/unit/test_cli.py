@@ -13,9 +13,9 @@ from cli_helpers import EXAMPLES, REPO, run_cli, valid, write_skill
 
 from albedo_skills_ls import __version__
 from albedo_skills_ls.cli.formats.github import github_annotation, github_escape_data, github_escape_property
-from albedo_skills_ls.skills.discovery import DEFAULT_BUILTINS
-from albedo_skills_ls.skills.limits import MAX_CANDIDATES, MAX_DIAGNOSTICS
-from albedo_skills_ls.skills.model import Diagnostic, Range
+from albedo_skills_ls.skills.catalog.discovery import DEFAULT_BUILTINS
+from albedo_skills_ls.skills.core.limits import MAX_CANDIDATES, MAX_DIAGNOSTICS
+from albedo_skills_ls.skills.core.model import Diagnostic, Range
 
 # --- helpers ---------------------------------------------------------------------------------------------
 
@@ -395,7 +395,7 @@ def test_github_format_end_to_end(tmp_path):
 
 
 def test_catalog_json_is_the_engine_snapshot(mixed_tree):
-    from albedo_skills_ls.skills.discovery import discover
+    from albedo_skills_ls.skills.catalog.discovery import discover
 
     ws, home = mixed_tree / "ws", mixed_tree / "home"
     result = run_cli("catalog", ws, "--home", home)  # json is the default
@@ -632,7 +632,7 @@ def test_examples_have_resources_and_real_bodies():
 
 
 def test_sarif_rules_come_from_the_registry_of_codes(mixed_tree):
-    from albedo_skills_ls.skills.codes import CODES
+    from albedo_skills_ls.skills.core.codes import CODES
 
     write_skill(mixed_tree / "ws" / ".agents" / "skills", "delta", valid("delta") + "version: 2\n")  # information
     log = json.loads(run_cli("check", mixed_tree / "ws", "--home", mixed_tree / "home", "--format", "sarif").stdout)

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from albedo_skills_ls.skills.activation import command_catalog
-from albedo_skills_ls.skills.discovery import discover
+from albedo_skills_ls.skills.activation.commands import command_catalog
+from albedo_skills_ls.skills.catalog.discovery import discover
 from activation_text import parse_activation_input
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

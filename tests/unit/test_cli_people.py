@@ -289,7 +289,7 @@ def run_with_a_bug(tmp_path: Path, exception: str) -> subprocess.CompletedProces
     (tmp_path / ".agents" / "skills").mkdir(parents=True, exist_ok=True)  # a workspace, so discovery runs
     code = (
         "import sys\n"
-        "import albedo_skills_ls.skills.discovery as discovery\n"
+        "import albedo_skills_ls.skills.catalog.discovery as discovery\n"
         "def broken(*args, **kwargs):\n"
         f"    raise {exception}\n"
         "discovery.discover = broken\n"
@@ -368,7 +368,7 @@ def test_new_checks_the_name_first(tmp_path, name):
 
 
 def test_new_accepts_a_name_at_the_length_bound(tmp_path):
-    from albedo_skills_ls.skills.limits import MAX_NAME_CHARS
+    from albedo_skills_ls.skills.core.limits import MAX_NAME_CHARS
 
     name = "x" * MAX_NAME_CHARS
     assert run_cli("new", name, tmp_path).returncode == 0

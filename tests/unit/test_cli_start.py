@@ -31,7 +31,7 @@ def test_a_check_run_imports_only_its_own_verb_and_format(tmp_path):
         "albedo_skills_ls.cli.formats.sarif",
         "albedo_skills_ls.cli.formats.github",
     }
-    assert "albedo_skills_ls.skills.prompt" not in loaded  # the prompt block, shared with the server
+    assert "albedo_skills_ls.skills.activation.prompt" not in loaded  # the prompt block, shared with the server
     # argparse's own formatter imports shutil (and zlib, bz2, lzma) at every parser it builds
     assert "shutil" not in loaded and "lzma" not in loaded
 

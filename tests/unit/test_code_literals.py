@@ -11,15 +11,15 @@ import re
 from pathlib import Path
 
 import albedo_skills_ls
-from albedo_skills_ls.skills import codes
-from albedo_skills_ls.skills import resource_listing
-from albedo_skills_ls.skills.resource_listing import list_resources
+from albedo_skills_ls.skills.core import codes
+from albedo_skills_ls.skills.resources import listing as resource_listing
+from albedo_skills_ls.skills.resources.listing import list_resources
 from tracked_files import tracked
 
 PACKAGE = Path(albedo_skills_ls.__file__).parent
 REPO = PACKAGE.parent
 READ = (PACKAGE, REPO / "scripts", REPO / "benchmarks")
-REGISTRY = PACKAGE / "skills" / "codes.py"
+REGISTRY = PACKAGE / "skills" / "core" / "codes.py"
 # Three codes are plain words that also name other things (`"encoding"` is a key of `skills.read`'s
 # answer): those count only where code is chosen, a call's argument or a comparison's operand. A code with
 # a hyphen is a code wherever it is written.
@@ -132,7 +132,7 @@ def test_the_extension_names_only_registered_codes():
     }
     assert len(named) >= 5, f"the reader found too few codes in the extension: {sorted(named)}"
     unknown = sorted(entry for entry in named if entry.split(": ", 1)[1] not in codes.CODES)
-    assert unknown == [], "not a code of skills/codes.py:\n" + "\n".join(unknown)
+    assert unknown == [], "not a code of skills/core/codes.py:\n" + "\n".join(unknown)
 
 
 def test_the_extension_reader_sees_comparisons_and_tables():

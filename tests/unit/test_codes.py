@@ -1,6 +1,6 @@
 """The registry of diagnostic codes agrees with the engine, the tests and docs/diagnostics.md.
 
-Adding a rule means adding its code to skills/codes.py, emitting it from the rule, testing it, and
+Adding a rule means adding its code to skills/core/codes.py, emitting it from the rule, testing it, and
 regenerating the docs; each test here fails when one of those is missing.
 """
 
@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import codes, codes_doc
+from albedo_skills_ls.skills.core import codes, codes_doc
 from albedo_skills_ls.skills.authoring.fixes import quick_fixes
-from albedo_skills_ls.skills.codes import CODES, FIXABLE
-from albedo_skills_ls.skills.model import SEVERITY_RANK
+from albedo_skills_ls.skills.core.codes import CODES, FIXABLE
+from albedo_skills_ls.skills.core.model import SEVERITY_RANK
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "albedo_skills_ls"
-REGENERATE = "regenerate it: python -m albedo_skills_ls.skills.codes_doc --markdown > docs/diagnostics.md"
+REGENERATE = "regenerate it: python -m albedo_skills_ls.skills.core.codes_doc --markdown > docs/diagnostics.md"
 
 
 def test_docs_table_is_the_registry_rendered() -> None:
@@ -49,7 +49,7 @@ def test_only_the_registry_builds_diagnostics() -> None:
     """Rules emit registry entries (`CODE.at(...)`); a `Diagnostic(...)` call elsewhere could carry any string."""
     builders = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        if path == PACKAGE / "skills" / "codes.py":
+        if path == PACKAGE / "skills" / "core" / "codes.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
@@ -102,7 +102,7 @@ def _codes_emitted_by_the_unit_suite(tmp_path: Path) -> set[str]:
 
 @pytest.mark.codes_parity
 def test_every_emitted_code_is_registered(emitted_codes) -> None:
-    assert emitted_codes.codes - set(CODES) == set(), "add these codes to albedo_skills_ls/skills/codes.py"
+    assert emitted_codes.codes - set(CODES) == set(), "add these codes to albedo_skills_ls/skills/core/codes.py"
 
 
 @pytest.mark.codes_parity
@@ -110,5 +110,5 @@ def test_every_registered_code_is_emitted_by_some_test(emitted_codes, tmp_path: 
     emitted = set(emitted_codes.codes)
     if not emitted_codes.whole_unit_suite:
         emitted |= _codes_emitted_by_the_unit_suite(tmp_path)
-    assert emitted - set(CODES) == set(), "add these codes to albedo_skills_ls/skills/codes.py"
+    assert emitted - set(CODES) == set(), "add these codes to albedo_skills_ls/skills/core/codes.py"
     assert set(CODES) - emitted == set(), "write a test that makes the engine emit these codes"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from albedo_skills_ls.skills.activation import command_catalog, command_entries
-from albedo_skills_ls.skills.model import CommandEntry
+from albedo_skills_ls.skills.activation.commands import command_catalog, command_entries
+from albedo_skills_ls.skills.core.model import CommandEntry
 
 from conftest import Layout, write_skill
 

@@ -12,17 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import discovery
+from albedo_skills_ls.skills.catalog import discovery
 from albedo_skills_ls.skills.authoring.fixes import folder_fixes
-from albedo_skills_ls.skills.limits import (
+from albedo_skills_ls.skills.core.limits import (
     MAX_CANDIDATES,
     MAX_DIAGNOSTICS,
     MAX_NESTED_NAMED,
     MAX_NESTED_SCAN_ENTRIES,
     MAX_SKILL_FILE_BYTES,
 )
-from albedo_skills_ls.skills.model import ERROR, FILE_START, INFORMATION, WARNING, Related
-from albedo_skills_ls.skills.skill_file import read_skill_bytes
+from albedo_skills_ls.skills.core.model import ERROR, FILE_START, INFORMATION, WARNING, Related
+from albedo_skills_ls.skills.document.skill_file import read_skill_bytes
 from conftest import Layout, codes, is_root, only, rng, skill_text, write_skill
 
 NAME_RANGE = rng(1, 6, 1, 10)  # `name: demo` on line 1 as write_skill renders it

@@ -6,13 +6,14 @@ import os
 
 import pytest
 
-from albedo_skills_ls.skills import references, slash
+from albedo_skills_ls.skills.catalog import references
+from albedo_skills_ls.skills.language import slash
 from albedo_skills_ls.skills.authoring.fields import field_documentation
 from albedo_skills_ls.skills.authoring.fixes import quick_fixes
-from albedo_skills_ls.skills.discovery import ParseCache, discover
-from albedo_skills_ls.skills.model import Range
-from albedo_skills_ls.skills.rules import check_document
-from albedo_skills_ls.skills.reference_scan import find_references
+from albedo_skills_ls.skills.catalog.discovery import ParseCache, discover
+from albedo_skills_ls.skills.core.model import Range
+from albedo_skills_ls.skills.document.rules import check_document
+from albedo_skills_ls.skills.document.reference_scan import find_references
 
 FRONT = "---\nname: demo\ndescription: Does things.\n---\n"
 
@@ -191,7 +192,7 @@ def test_the_quick_fix_template_validates_for_any_folder_name():
 
 
 def test_field_documentation_names_the_bounds():
-    from albedo_skills_ls.skills import limits
+    from albedo_skills_ls.skills.core import limits
 
     assert str(limits.MAX_NAME_CHARS) in field_documentation("name")
     assert "Albedo ignores this field" in field_documentation("model")

@@ -1,4 +1,4 @@
-"""The fast path for common frontmatter (skills/fastyaml.py) against ruamel.yaml, the reference.
+"""The fast path for common frontmatter (skills/document/fastyaml.py) against ruamel.yaml, the reference.
 
 The contract: `parse_common` either declines (None) or gives exactly what `parse_yaml_events` gives: the
 same tree, node for node, with the same ranges, and the same diagnostics. Two generated families check it:
@@ -19,10 +19,10 @@ import sys
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills.fastyaml import _OUTSIDE, _PRINTABLE_ASCII_AND_LF, parse_common
-from albedo_skills_ls.skills.frontmatter import parse_yaml, read_text
-from albedo_skills_ls.skills.yaml_events import parse_yaml_events
-from albedo_skills_ls.skills.yamltree import Mapping, Scalar, Sequence
+from albedo_skills_ls.skills.document.fastyaml import _OUTSIDE, _PRINTABLE_ASCII_AND_LF, parse_common
+from albedo_skills_ls.skills.document.frontmatter import parse_yaml, read_text
+from albedo_skills_ls.skills.document.yaml_events import parse_yaml_events
+from albedo_skills_ls.skills.document.yamltree import Mapping, Scalar, Sequence
 
 from conftest import write_skill
 

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills.frontmatter import closing_line, lines_of, read_text
-from albedo_skills_ls.skills.limits import MAX_FRONTMATTER_BYTES
-from albedo_skills_ls.skills.model import ERROR
-from albedo_skills_ls.skills.rules import check_document
-from albedo_skills_ls.skills.yamltree import Mapping, Scalar, Sequence
+from albedo_skills_ls.skills.document.frontmatter import closing_line, lines_of, read_text
+from albedo_skills_ls.skills.core.limits import MAX_FRONTMATTER_BYTES
+from albedo_skills_ls.skills.core.model import ERROR
+from albedo_skills_ls.skills.document.rules import check_document
+from albedo_skills_ls.skills.document.yamltree import Mapping, Scalar, Sequence
 from conftest import codes, only, rng
 
 PATH = "/skills/demo/SKILL.md"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills import rules
-from albedo_skills_ls.skills.model import ERROR, INFORMATION, WARNING
+from albedo_skills_ls.skills.document import rules
+from albedo_skills_ls.skills.core.model import ERROR, INFORMATION, WARNING
 
 PATH = "/skills/demo/SKILL.md"
 FOLDER = "demo"

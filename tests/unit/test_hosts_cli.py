@@ -243,7 +243,7 @@ def test_deeply_nested_frontmatter_is_a_yaml_problem_not_a_crash(tmp_path):
 
 def test_a_file_albedo_skills_did_not_read_is_not_judged_for_any_agent(tmp_path):
     """Past the read bound, or not UTF-8: no agent was run on such a file, so no verdict claims it refuses it."""
-    from albedo_skills_ls.skills.limits import MAX_SKILL_FILE_BYTES
+    from albedo_skills_ls.skills.core.limits import MAX_SKILL_FILE_BYTES
 
     project, home = tmp_path / "project", tmp_path / "home"
     home.mkdir()

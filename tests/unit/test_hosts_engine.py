@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import hosts, limits
+from albedo_skills_ls.skills import hosts
+from albedo_skills_ls.skills.core import limits
 from albedo_skills_ls.skills.hosts.model import NOT_DETERMINISTIC, NOT_SEEN, SKIPPED, WARNS
 from albedo_skills_ls.skills.hosts.walker import Cut
 
@@ -349,7 +350,7 @@ def test_link_loop_is_walked_once(tree):
 
 
 def test_every_agent_has_a_verdict_for_every_file_and_albedo_is_unchanged(tree):
-    from albedo_skills_ls.skills.discovery import discover
+    from albedo_skills_ls.skills.catalog.discovery import discover
 
     project, home = tree
     skill(project / ".agents/skills", "a-valid", front("a-valid", "Valid."))

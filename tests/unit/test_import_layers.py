@@ -225,3 +225,59 @@ def test_the_servers_state_objects_do_not_import_pygls():
         reached = reachable(graph, module) | {module}
         wrong = sorted(m for m in reached if "pygls" in libraries_of(modules[m]))
         assert not wrong, f"{module} (server state) reaches pygls through {wrong}"
+
+
+# The engine's stages, in the order data moves through them (ARCHITECTURE.md, skills/__init__.py): a stage
+# imports only the stages before it (and itself), so what a verb pulls in can be read off the folders.
+ENGINE = f"{PACKAGE}.skills"
+ENGINE_STAGES = (
+    "core", "document", "resources", "catalog", "activation", "hosts", "security", "language", "authoring",
+)
+
+
+def stage_of(module: str) -> str | None:
+    """The stage a module of the engine belongs to (`albedo_skills_ls.skills.catalog.discovery` -> `catalog`)."""
+    if not module.startswith(ENGINE + "."):
+        return None
+    return module[len(ENGINE) + 1:].split(".")[0]
+
+
+def imports_against_the_stages(graph: dict[str, set[str]]) -> list[str]:
+    """Every engine import of a later stage, as `importer -> imported (stage -> later stage)`."""
+    rank = {stage: index for index, stage in enumerate(ENGINE_STAGES)}
+    wrong = []
+    for module in sorted(graph):
+        source = stage_of(module)
+        if source is None:
+            continue
+        for target in sorted(graph[module]):
+            reached = stage_of(target)
+            if reached is not None and rank[reached] > rank[source]:
+                wrong.append(f"{module} -> {target} ({source} -> {reached})")
+    return wrong
+
+
+def test_every_engine_module_lives_in_a_declared_stage():
+    strays = sorted(
+        module for module in module_names() if module.startswith(ENGINE + ".") and stage_of(module) not in ENGINE_STAGES
+    )
+    assert not strays, f"engine modules outside the stages {ENGINE_STAGES}: {strays} (move each into its stage)"
+
+
+def test_each_engine_stage_imports_only_the_stages_before_it():
+    assert imports_against_the_stages(import_graph()) == []
+
+
+def test_the_stage_check_names_an_import_running_backwards():
+    graph = {
+        f"{ENGINE}.core.model": {f"{ENGINE}.catalog.discovery"},  # the vocabulary reaching up to the catalog
+        f"{ENGINE}.catalog.discovery": {f"{ENGINE}.core.model", f"{ENGINE}.document.rules"},
+        f"{ENGINE}.document.rules": {f"{ENGINE}.document.frontmatter"},
+        f"{ENGINE}.document.frontmatter": set(),
+        f"{PACKAGE}.cli.app": {f"{ENGINE}.authoring.fixes"},  # the front ends may use any stage
+    }
+    assert imports_against_the_stages(graph) == [
+        f"{ENGINE}.core.model -> {ENGINE}.catalog.discovery (core -> catalog)"
+    ]
+    graph[f"{ENGINE}.core.model"] = set()
+    assert imports_against_the_stages(graph) == []

@@ -11,7 +11,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills.markdown_spans import code_spans, inline_links
+from albedo_skills_ls.skills.document.markdown_spans import code_spans, inline_links
 
 CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 INLINE_LINK = re.compile(

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from albedo_skills_ls.skills.authoring.fixes import quick_fixes
-from albedo_skills_ls.skills.frontmatter import read_text
-from albedo_skills_ls.skills.rules import check_document
-from albedo_skills_ls.skills.yamltree import Scalar
-from albedo_skills_ls.skills.model import Position
-from albedo_skills_ls.skills.rules import check_document
-from albedo_skills_ls.skills.yamltree import Scalar
+from albedo_skills_ls.skills.document.frontmatter import read_text
+from albedo_skills_ls.skills.document.rules import check_document
+from albedo_skills_ls.skills.document.yamltree import Scalar
+from albedo_skills_ls.skills.core.model import Position
+from albedo_skills_ls.skills.document.rules import check_document
+from albedo_skills_ls.skills.document.yamltree import Scalar
 
 PATH = "/skills/demo/SKILL.md"
 HEAD = "---\nname: demo\ndescription: A demo skill.\n"

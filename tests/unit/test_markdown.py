@@ -3,8 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills.frontmatter import lines_of
-from albedo_skills_ls.skills.markdown_spans import fenced_lines, prose_lines, prose_lines_holding
+from albedo_skills_ls.skills.document.frontmatter import lines_of
+from albedo_skills_ls.skills.document.markdown_spans import fenced_lines, prose_lines, prose_lines_holding
 
 DOC = [
     "intro [a](b.md)\n",  # 0 prose

@@ -13,8 +13,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills.markdown_spans import Span, line_spans
-from albedo_skills_ls.skills.reference_scan import find_references, line_references
+from albedo_skills_ls.skills.document.markdown_spans import Span, line_spans
+from albedo_skills_ls.skills.document.reference_scan import find_references, line_references
 
 from cli_helpers import run_cli, valid, write_skill
 

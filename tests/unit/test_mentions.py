@@ -1,4 +1,4 @@
-"""Mentions of a skill and the rename plan (skills/mentions.py, mention_scan.py, rename.py): exactly the
+"""Mentions of a skill and the rename plan (skills/language/mentions.py, mention_scan.py, rename.py): exactly the
 mentions present, never a longer name that starts with it, never the English word, never fenced code."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 import rename_world as world
-from albedo_skills_ls.skills import limits
-from albedo_skills_ls.skills.discovery import discover
-from albedo_skills_ls.skills.mention_scan import scan_text
-from albedo_skills_ls.skills.mentions import find_mentions, target_at, target_of
-from albedo_skills_ls.skills.rename import FileRename, Refusal, RenamePlan, apply_edits, plan_rename
+from albedo_skills_ls.skills.core import limits
+from albedo_skills_ls.skills.catalog.discovery import discover
+from albedo_skills_ls.skills.language.mention_scan import scan_text
+from albedo_skills_ls.skills.language.mentions import find_mentions, target_at, target_of
+from albedo_skills_ls.skills.language.rename import FileRename, Refusal, RenamePlan, apply_edits, plan_rename
 
 
 def _found(tmp_path: Path):

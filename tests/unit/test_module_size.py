@@ -77,7 +77,7 @@ def test_the_walk_sees_the_projects_own_modules():
     # A walk that skipped too much would pass the test above by counting nothing.
     counted = {path.as_posix() for path in source_files(REPO)}
     for expected in (
-        "albedo_skills_ls/skills/discovery.py",
+        "albedo_skills_ls/skills/catalog/discovery.py",
         "vscode-extension/src/launch.ts",
         "lua/albedo_skills/init.lua",
         "albedo-skills.el",

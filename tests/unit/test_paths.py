@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from albedo_skills_ls.skills.paths import is_within, resolved_beneath, resolves_within
+from albedo_skills_ls.skills.core.paths import is_within, resolved_beneath, resolves_within
 
 
 def test_is_within_compares_whole_path_components():

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from albedo_skills_ls.skills import references
+from albedo_skills_ls.skills.catalog import references
 from albedo_skills_ls.skills.authoring.fixes import quick_fixes
-from albedo_skills_ls.skills.model import INFORMATION, WARNING
-from albedo_skills_ls.skills.reference_scan import find_references
+from albedo_skills_ls.skills.core.model import INFORMATION, WARNING
+from albedo_skills_ls.skills.document.reference_scan import find_references
 
 FRONT = "---\nname: demo\ndescription: Does things.\n---\n"
 

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from albedo_skills_ls.skills import resource_listing, resource_paging
-from albedo_skills_ls.skills.errors import InvalidArguments, Refused
-from albedo_skills_ls.skills.limits import (
+from albedo_skills_ls.skills.resources import listing as resource_listing, paging as resource_paging
+from albedo_skills_ls.skills.core.errors import InvalidArguments, Refused
+from albedo_skills_ls.skills.core.limits import (
     DEFAULT_READ_LIMIT,
     MAX_READ_LIMIT,
     MAX_RESOURCE_BYTES,

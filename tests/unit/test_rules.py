@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from albedo_skills_ls.skills import limits
-from albedo_skills_ls.skills.model import ERROR, INFORMATION, WARNING
-from albedo_skills_ls.skills.rules import HOST_SPECIFIC_FIELDS, KNOWN_FIELDS, check_document
+from albedo_skills_ls.skills.core import limits
+from albedo_skills_ls.skills.core.model import ERROR, INFORMATION, WARNING
+from albedo_skills_ls.skills.document.rules import HOST_SPECIFIC_FIELDS, KNOWN_FIELDS, check_document
 from conftest import codes, only, rng, skill_text
 
 PATH = "/skills/demo/SKILL.md"
@@ -192,7 +192,7 @@ def test_blank_description_is_description_missing_on_the_value(block, where):
 
 def test_the_new_skill_placeholder_is_a_warning_on_the_description_that_keeps_the_skill():
     from albedo_skills_ls.skills.authoring.fields import template
-    from albedo_skills_ls.skills.model import Position, Range
+    from albedo_skills_ls.skills.core.model import Position, Range
 
     parsed = check_document(template("demo") + "# Demo\n", "/ws/demo/SKILL.md", "demo")
     diag = only(parsed.diagnostics, "description-placeholder")

@@ -8,8 +8,8 @@ import base64
 import os
 from pathlib import Path
 
-from albedo_skills_ls.skills.codes import CODES
-from albedo_skills_ls.skills.model import INFORMATION, Range
+from albedo_skills_ls.skills.core.codes import CODES
+from albedo_skills_ls.skills.core.model import INFORMATION, Range
 from albedo_skills_ls.skills.security import kind_of, scan_skill, scan_text
 
 

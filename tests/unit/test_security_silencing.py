@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from albedo_skills_ls.skills import codes
-from albedo_skills_ls.skills.limits import MAX_BASELINE_BYTES, MAX_SECURITY_FINDINGS_PER_FILE
-from albedo_skills_ls.skills.model import Range
+from albedo_skills_ls.skills.core import codes
+from albedo_skills_ls.skills.core.limits import MAX_BASELINE_BYTES, MAX_SECURITY_FINDINGS_PER_FILE
+from albedo_skills_ls.skills.core.model import Range
 from albedo_skills_ls.skills.security.baseline import (
     BaselineError,
     Located,
@@ -202,8 +202,8 @@ def test_a_longer_word_is_not_the_marker():
 
 def test_the_server_reads_a_skill_folder_again_only_when_something_in_it_changed(tmp_path, monkeypatch):
     from albedo_skills_ls.lsp import security_findings
-    from albedo_skills_ls.skills.discovery import discover
-    from albedo_skills_ls.skills.limits import MAX_RESOURCE_ENTRIES
+    from albedo_skills_ls.skills.catalog.discovery import discover
+    from albedo_skills_ls.skills.core.limits import MAX_RESOURCE_ENTRIES
     from albedo_skills_ls.skills.security import review
 
     ws = tmp_path / "ws"
@@ -244,7 +244,7 @@ def test_the_server_reads_a_skill_folder_again_only_when_something_in_it_changed
 
 def test_the_folder_signature_walks_down_to_its_depth_bound_and_gives_up_one_past(tmp_path):
     from albedo_skills_ls.lsp.security_findings import folder_signature
-    from albedo_skills_ls.skills.limits import MAX_RESOURCE_DEPTH
+    from albedo_skills_ls.skills.core.limits import MAX_RESOURCE_DEPTH
 
     deepest = tmp_path.joinpath(*[f"d{level}" for level in range(1, MAX_RESOURCE_DEPTH + 1)])
     deepest.mkdir(parents=True)

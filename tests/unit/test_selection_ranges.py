@@ -4,8 +4,8 @@ goes through, smallest first, each holding the one before."""
 from __future__ import annotations
 
 from albedo_skills_ls.skills.authoring.selection import selection_ranges
-from albedo_skills_ls.skills.frontmatter import lines_of
-from albedo_skills_ls.skills.model import Position, Range
+from albedo_skills_ls.skills.document.frontmatter import lines_of
+from albedo_skills_ls.skills.core.model import Position, Range
 
 SKILL = """---
 name: "demo-extra"

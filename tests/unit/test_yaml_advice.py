@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from albedo_skills_ls.skills.authoring.fixes import quick_fixes
-from albedo_skills_ls.skills.rules import check_document
+from albedo_skills_ls.skills.document.rules import check_document
 
 QUOTE = 'put the whole value in double quotes (a `"` inside it written `\\"`)'
 

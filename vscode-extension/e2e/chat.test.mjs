@@ -2,7 +2,7 @@
  * `@albedo` in VS Code's own chat (VS Code 1.104+, where an extension can provide a language model: run on
  * code-server 4.139.1), by keystrokes, with a fake model that records what it receives (fakeModel.mjs).
  * Each check reads what the chat shows and what the model received; the activation is parsed back as
- * albedo_skills_ls/skills/activation.py writes it (one JSON line between delimiter lines).
+ * albedo_skills_ls/skills/activation/commands.py writes it (one JSON line between delimiter lines).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -208,7 +208,7 @@ export function skillBadge(node: SkillNode, context: TreeContext): string {
   return parts.join(' · ');
 }
 
-/** The engine's MAX_NAME_CHARS and NAME_PATTERN (skills/limits.py); catalogTree.test.ts checks they agree. */
+/** The engine's MAX_NAME_CHARS and NAME_PATTERN (skills/core/limits.py); catalogTree.test.ts checks they agree. */
 export const MAX_NAME_CHARS = 64;
 export const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...skills.codes import CODES, SECURITY
-from ...skills.undecodable import undecodable_escaped
+from ...skills.core.codes import CODES, SECURITY
+from ...skills.core.undecodable import undecodable_escaped
 from ..output import display_path, shown_message
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ...skills.model import Diagnostic
+    from ...skills.core.model import Diagnostic
 
 # The engine's severities as GitHub workflow commands.
 GITHUB_COMMAND = {"error": "error", "warning": "warning", "information": "notice"}

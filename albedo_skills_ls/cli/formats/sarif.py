@@ -6,11 +6,11 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ... import __version__
-from ...skills.codes import CODES, SECURITY, Code
+from ...skills.core.codes import CODES, SECURITY, Code
 from ..program import PROG
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ...skills.model import Diagnostic
+    from ...skills.core.model import Diagnostic
 
 # The engine's severities as SARIF levels.
 SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note"}
@@ -21,7 +21,7 @@ SARIF_BASE_ID = "%SRCROOT%"
 
 
 def sarif_rule(code_id: str) -> dict[str, Any]:
-    """A rule's metadata, from the engine's registry of codes (skills/codes.py): its one-line summary, when
+    """A rule's metadata, from the engine's registry of codes (skills/core/codes.py): its one-line summary, when
     it fires, what to do, its registered level, and whether an editor quick fix exists."""
     code = CODES[code_id]
     return {

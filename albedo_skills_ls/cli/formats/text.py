@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ..output import display_path, plural, printable, shown_message
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ...skills.model import Catalog, Diagnostic
+    from ...skills.core.model import Catalog, Diagnostic
     from ..checking import Findings
 
 

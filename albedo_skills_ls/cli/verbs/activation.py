@@ -13,7 +13,7 @@ from ..program import EXIT_OK, PROG
 from ..workspace import load_catalog
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ...skills.model import Catalog, Skill
+    from ...skills.core.model import Catalog, Skill
 
 
 def configure_commands(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +22,7 @@ def configure_commands(parser: argparse.ArgumentParser) -> None:
 
 
 def run_commands(args: argparse.Namespace) -> int:
-    from ...skills.activation import command_catalog
+    from ...skills.activation.commands import command_catalog
 
     print_json(command_catalog(load_catalog(args)))
     return EXIT_OK
@@ -53,9 +53,9 @@ def configure_invoke(parser: argparse.ArgumentParser) -> None:
 
 
 def run_invoke(args: argparse.Namespace) -> int:
-    from ...skills.activation import invoke, resolve
-    from ...skills.catalog import reload_summary
-    from ...skills.errors import Refused
+    from ...skills.activation.commands import invoke, resolve
+    from ...skills.catalog.session import reload_summary
+    from ...skills.core.errors import Refused
 
     catalog = load_catalog(args)
     try:
@@ -94,7 +94,7 @@ def not_in_catalog(catalog: Catalog, name: str, shown: str | None = None) -> str
 
 
 def catalog_skill(args: argparse.Namespace) -> Skill:
-    from ...skills.errors import Refused
+    from ...skills.core.errors import Refused
 
     catalog = load_catalog(args)
     name = args.name.removeprefix("/skill:").removeprefix("/")
@@ -111,7 +111,7 @@ def configure_resources(parser: argparse.ArgumentParser) -> None:
 
 
 def run_resources(args: argparse.Namespace) -> int:
-    from ...skills.resource_listing import list_resources
+    from ...skills.resources.listing import list_resources
 
     skill = catalog_skill(args)
     print_json(list_resources(skill.name, skill.folder, discovery_root=skill.root))
@@ -119,7 +119,7 @@ def run_resources(args: argparse.Namespace) -> int:
 
 
 def configure_read(parser: argparse.ArgumentParser) -> None:
-    from ...skills.limits import DEFAULT_READ_LIMIT, MAX_READ_LIMIT
+    from ...skills.core.limits import DEFAULT_READ_LIMIT, MAX_READ_LIMIT
 
     parser.add_argument("name", metavar="NAME", type=text_argument, help="the skill's name")
     parser.add_argument(
@@ -141,7 +141,7 @@ def configure_read(parser: argparse.ArgumentParser) -> None:
 
 
 def run_read(args: argparse.Namespace) -> int:
-    from ...skills.resource_paging import read_resource
+    from ...skills.resources.paging import read_resource
 
     skill = catalog_skill(args)
     print_json(

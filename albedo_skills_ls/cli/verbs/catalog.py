@@ -29,7 +29,7 @@ def run_catalog(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(catalog.to_json())
     elif args.format == "prompt":
-        from ...skills.prompt import prompt_block
+        from ...skills.activation.prompt import prompt_block
 
         use_safe_text_output()
         sys.stdout.write(prompt_block(catalog))

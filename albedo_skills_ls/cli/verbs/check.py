@@ -23,7 +23,7 @@ from ..program import EXIT_FINDINGS, EXIT_OK, PROG
 from ..security import CATEGORY, add_security_options, disabled_names, silenced_summary, with_security
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ...skills.model import Catalog
+    from ...skills.core.model import Catalog
     from ..fixing import FileChange
     from ..reading_ahead import ReadingAhead
     from ..targets import Target

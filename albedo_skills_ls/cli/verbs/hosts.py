@@ -39,7 +39,7 @@ def with_host_findings(catalog, args: argparse.Namespace, only: list[str] | None
 
     from ...skills.hosts import report
     from ...skills.hosts.diagnostics import host_diagnostics
-    from ...skills.model import count_severities
+    from ...skills.core.model import count_severities
 
     home = home_folder(args)
     ids = chosen_hosts(args.hosts)

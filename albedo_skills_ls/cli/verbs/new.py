@@ -49,9 +49,9 @@ def configure_new(parser: argparse.ArgumentParser) -> None:
 
 def run_new(args: argparse.Namespace) -> int:
     from ...skills.authoring.fields import template
-    from ...skills.errors import Refused
-    from ...skills.rules import name_problem, suggest_name
-    from ...skills.skill_file import SKILL_FILE
+    from ...skills.core.errors import Refused
+    from ...skills.document.rules import name_problem, suggest_name
+    from ...skills.document.skill_file import SKILL_FILE
 
     name = args.name
     problem = name_problem(name)

@@ -1,5 +1,5 @@
 """`rename OLD NEW` (the one verb that writes skills, and only without --dry-run / --diff) and
-`references NAME`: the engine's rename plan and mentions (skills/rename.py, skills/mentions.py), printed or
+`references NAME`: the engine's rename plan and mentions (skills/language/rename.py, skills/language/mentions.py), printed or
 applied.
 
 `rename` also finishes a rename an editor began: when the folder is already NEW and links in the agents'
@@ -36,7 +36,7 @@ def configure_references(parser: argparse.ArgumentParser) -> None:
 
 
 def run_references(args: argparse.Namespace) -> int:
-    from ...skills.mentions import find_mentions, target_of
+    from ...skills.language.mentions import find_mentions, target_of
 
     catalog = load_catalog(args)
     target = target_of(catalog, args.name)
@@ -58,8 +58,8 @@ def run_references(args: argparse.Namespace) -> int:
 
 
 def run_rename(args: argparse.Namespace) -> int:
-    from ...skills.mentions import target_of
-    from ...skills.rename import RenamePlan, pending_relinks, plan_rename
+    from ...skills.language.mentions import target_of
+    from ...skills.language.rename import RenamePlan, pending_relinks, plan_rename
 
     catalog = load_catalog(args)
     home = _home(args)
@@ -104,7 +104,7 @@ def _shown(path: str) -> str:
 
 def _edited_texts(plan) -> dict[str, tuple[str, str, bytes]]:  # type: ignore[no-untyped-def]
     """path -> (text now, text after, the BOM it starts with): the files the plan edits."""
-    from ...skills.rename import apply_edits
+    from ...skills.language.rename import apply_edits
 
     found = {}
     for path in dict.fromkeys(edit.path for edit in plan.edits):
@@ -181,7 +181,7 @@ def _print_diff(plan) -> None:  # type: ignore[no-untyped-def]
 def _folder_files(folder: str) -> list[str]:
     """Every file and link in the skill folder (links not followed), for the patch's renames; a folder past
     MAX_RESOURCE_FILES or MAX_RESOURCE_DEPTH cannot be written as a whole patch, so --diff refuses it."""
-    from ...skills.limits import MAX_RESOURCE_DEPTH, MAX_RESOURCE_FILES
+    from ...skills.core.limits import MAX_RESOURCE_DEPTH, MAX_RESOURCE_FILES
 
     found: list[str] = []
     pending = [(folder, 0)]

@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from ..frontmatter import lines_of
-from ..model import Range
-from ..rules import KNOWN_FIELDS, REQUIRED_FIELDS
+from ..document.frontmatter import lines_of
+from ..core.model import Range
+from ..document.rules import KNOWN_FIELDS, REQUIRED_FIELDS
 from .fields import field_documentation, frontmatter_lines, name_for_folder, template, top_key
 
 

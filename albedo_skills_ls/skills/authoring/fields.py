@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 
-from .. import limits
-from ..frontmatter import DELIMITER, closing_line, opens_frontmatter, read_text
-from ..model import FILE_START, Range
-from ..yamltree import Mapping
-from ..rules import (
+from ..core import limits
+from ..document.frontmatter import DELIMITER, closing_line, opens_frontmatter, read_text
+from ..core.model import FILE_START, Range
+from ..document.yamltree import Mapping
+from ..document.rules import (
     HOST_SPECIFIC_FIELDS,
     KNOWN_FIELDS,
     PLACEHOLDER_DESCRIPTION,
@@ -20,7 +20,7 @@ from ..rules import (
     name_problem,
     suggest_name,
 )
-from ..yamltree import Mapping
+from ..document.yamltree import Mapping
 
 # --- what each field means ------------------------------------------------------------------------------
 

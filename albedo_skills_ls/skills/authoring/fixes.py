@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..codes import (
+from ..core.codes import (
     ALLOWED_TOOLS_LIST,
     FIELD_UNKNOWN,
     FIXABLE,
@@ -19,12 +19,12 @@ from ..codes import (
     SKILL_FILE_MISSING,
     YAML_UNQUOTED_COLON,
 )
-from ..frontmatter import late_opening, lines_of, read_text
-from ..model import FILE_START, Diagnostic, Range
-from ..references import reference_fixes
-from ..rules import check_frontmatter, close_field, name_problem, string_items, suggest_name
-from ..skill_file import SKILL_FILE, traps
-from ..yamltree import Mapping, Scalar
+from ..document.frontmatter import late_opening, lines_of, read_text
+from ..core.model import FILE_START, Diagnostic, Range
+from ..catalog.references import reference_fixes
+from ..document.rules import check_frontmatter, close_field, name_problem, string_items, suggest_name
+from ..document.skill_file import SKILL_FILE, traps
+from ..document.yamltree import Mapping, Scalar
 from .fields import folder_name_of, template
 
 

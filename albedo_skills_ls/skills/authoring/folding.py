@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from ..frontmatter import closing_line, lines_of, opens_frontmatter
+from ..document.frontmatter import closing_line, lines_of, opens_frontmatter
 from .outline import OutlineItem, outline
 
 

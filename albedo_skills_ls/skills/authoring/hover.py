@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..frontmatter import lines_of
-from ..model import Range
+from ..document.frontmatter import lines_of
+from ..core.model import Range
 from .fields import field_documentation, frontmatter_lines, top_key
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..frontmatter import lines_of, opens_frontmatter, read_text
-from ..markdown_spans import prose_lines
-from ..model import Position, Range
-from ..skill_file import SKILL_FILE
-from ..yamltree import Entry, Mapping, Scalar, Sequence
+from ..document.frontmatter import lines_of, opens_frontmatter, read_text
+from ..document.markdown_spans import prose_lines
+from ..core.model import Position, Range
+from ..document.skill_file import SKILL_FILE
+from ..document.yamltree import Entry, Mapping, Scalar, Sequence
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,10 +19,10 @@ from __future__ import annotations
 import bisect
 from typing import Sequence as Seq
 
-from ..frontmatter import BOM, lines_of, opens_frontmatter, read_text
-from ..markdown_spans import fenced_blocks
-from ..model import Position, Range
-from ..yamltree import Mapping, Node, Scalar, Sequence
+from ..document.frontmatter import BOM, lines_of, opens_frontmatter, read_text
+from ..document.markdown_spans import fenced_blocks
+from ..core.model import Position, Range
+from ..document.yamltree import Mapping, Node, Scalar, Sequence
 from .outline import OutlineItem, headings, own_line_end
 
 _WORD_PUNCTUATION = "_-"  # a skill name (`demo-extra`) is one word; a dash at either end is not the word's

@@ -1,4 +1,4 @@
-"""Which other agents load each skill, and why not: one model per agent, one shared walk, one verdict each.
+"""Stage 6, which other agents load each skill, and why not: one model per agent, one shared walk, one verdict each.
 
 `report(workspace, home, ids)` walks every agent's roots once, then asks each chosen agent's model for its
 verdict on every file found. Adding an agent is one module here (its `MODEL`) and one line in `_MODULES`.

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 
 from ... import __version__
-from ..candidates import USER_ROOTS, WORKSPACE_ROOTS
-from ..discovery import discover
-from ..model import ERROR, WARNING
-from ..paths import child
+from ..catalog.candidates import USER_ROOTS, WORKSPACE_ROOTS
+from ..catalog.discovery import discover
+from ..core.model import ERROR, WARNING
+from ..core.paths import child
 from .model import LOADS, NOT_SEEN, SKIPPED, WARNS, Duplicates, Evidence, HostModel, Rule, Verdict, Walk
 from .walker import Found
 

@@ -6,7 +6,7 @@ import json
 import os
 import stat
 
-from .. import limits
+from ..core import limits
 from .common import collapse, cut, libyaml_words, loaded
 from .facts import SkillFacts
 from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import codes
-from ..model import Diagnostic
+from ..core import codes
+from ..core.model import Diagnostic
 from .common import SILENT
 from .model import NOT_SEEN, SKIPPED
 

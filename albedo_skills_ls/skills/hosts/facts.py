@@ -13,8 +13,8 @@ import os
 import re
 from typing import Any, NamedTuple
 
-from .. import limits
-from ..skill_file import read_skill_bytes
+from ..core import limits
+from ..document.skill_file import read_skill_bytes
 from .walker import Found
 
 BOM = "\ufeff"

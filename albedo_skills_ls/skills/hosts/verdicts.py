@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
-from ..skill_file import SKILL_FILE
+from ..document.skill_file import SKILL_FILE
 from .budget import BudgetUse, spend_lines
 from .common import unreadable
 from .facts import SkillFacts, read_facts

@@ -13,9 +13,9 @@ import os
 import stat
 from typing import Iterable, NamedTuple
 
-from .. import limits
-from ..paths import child
-from ..skill_file import SKILL_FILE
+from ..core import limits
+from ..core.paths import child
+from ..document.skill_file import SKILL_FILE
 
 
 class Cut(NamedTuple):

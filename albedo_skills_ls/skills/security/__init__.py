@@ -1,4 +1,4 @@
-"""The security reading of a skill: what its text and bundled files would have the model or a script do.
+"""Stage 7, the security reading of a skill: what its text and bundled files would have the model or a script do.
 
 `scan_skill` reads a skill folder (SKILL.md and every file it bundles, within the bounds of files.py);
 `scan_text` reads one text, such as an open editor buffer. Both only read: nothing is run, fetched or
@@ -23,10 +23,10 @@ import os
 from collections.abc import Iterable, Iterator
 from itertools import islice
 
-from .. import codes
-from ..limits import MAX_SECURITY_FINDINGS_PER_FILE, MAX_SECURITY_SEARCHED_TOGETHER_CHARS
-from ..model import INFORMATION, Diagnostic, Related
-from ..skill_file import SKILL_FILE
+from ..core import codes
+from ..core.limits import MAX_SECURITY_FINDINGS_PER_FILE, MAX_SECURITY_SEARCHED_TOGETHER_CHARS
+from ..core.model import INFORMATION, Diagnostic, Related
+from ..document.skill_file import SKILL_FILE
 from . import fetch_run, hidden, override, payloads, secrets, tools
 from . import text as text_module
 from .files import Reading, ReadFile, bounded_text

@@ -22,8 +22,8 @@ import os
 from collections import Counter
 from typing import Any, Iterable, NamedTuple
 
-from ..limits import MAX_BASELINE_BYTES
-from ..model import Diagnostic
+from ..core.limits import MAX_BASELINE_BYTES
+from ..core.model import Diagnostic
 from .suppression import Silenced
 
 BASELINE_FORMAT = "albedo-skills-baseline"

@@ -3,8 +3,8 @@ silence it with a reason when it is intended."""
 
 from __future__ import annotations
 
-from .. import codes
-from ..model import Diagnostic, Position
+from ..core import codes
+from ..core.model import Diagnostic, Position
 from .suppression import MARKER, is_markdown
 
 

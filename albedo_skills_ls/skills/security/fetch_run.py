@@ -19,9 +19,9 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from .. import codes
-from ..limits import SECURITY_FOLLOW_LINES, SECURITY_WINDOW_CHARS
-from ..model import Diagnostic
+from ..core import codes
+from ..core.limits import SECURITY_FOLLOW_LINES, SECURITY_WINDOW_CHARS
+from ..core.model import Diagnostic
 from .prefilter import Expression
 from .text import Text, first_at_or_after, last_before, shown
 

@@ -1,6 +1,6 @@
 """What the security reading reads of a skill folder, and what it reports it could not read.
 
-The files come from the same bounded walk as `skills.resources` (resource_listing.py): every regular file
+The files come from the same bounded walk as `skills.resources` (resources/listing.py): every regular file
 beneath the folder, links followed only while they stay inside it, at most 512 files, 2,048 entries and 16
 levels. Each is opened with `open_beneath` (one component at a time, no link followed), so nothing outside
 the skill folder is ever read, even if the tree changes during the reading. At most
@@ -18,14 +18,14 @@ import os
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from .. import codes
-from ..confinement import open_beneath
-from ..errors import Refused
-from ..limits import MAX_SECURITY_FILE_BYTES, MAX_SECURITY_TOTAL_BYTES
-from ..model import FILE_START, INFORMATION, Diagnostic, Range
-from ..paths import child
-from ..resource_listing import list_resources
-from ..skill_file import SKILL_FILE
+from ..core import codes
+from ..resources.confinement import open_beneath
+from ..core.errors import Refused
+from ..core.limits import MAX_SECURITY_FILE_BYTES, MAX_SECURITY_TOTAL_BYTES
+from ..core.model import FILE_START, INFORMATION, Diagnostic, Range
+from ..core.paths import child
+from ..resources.listing import list_resources
+from ..document.skill_file import SKILL_FILE
 
 _EXECUTABLE_HEADERS = (
     (b"\x7fELF", "an ELF executable (Linux)"),

@@ -20,8 +20,8 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-from .. import codes
-from ..model import Diagnostic
+from ..core import codes
+from ..core.model import Diagnostic
 from .text import Text, shown
 
 _BIDI = "\u202a-\u202e\u2066-\u2069"

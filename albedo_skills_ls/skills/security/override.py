@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .. import codes
-from ..model import Diagnostic
+from ..core import codes
+from ..core.model import Diagnostic
 from .prefilter import Expression
 from .text import Text, shown
 

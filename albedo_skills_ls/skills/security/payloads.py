@@ -14,9 +14,9 @@ import re
 import string
 from collections.abc import Iterator
 
-from .. import codes
-from ..limits import MAX_DECODED_BYTES, MIN_ENCODED_CHARS
-from ..model import Diagnostic
+from ..core import codes
+from ..core.limits import MAX_DECODED_BYTES, MIN_ENCODED_CHARS
+from ..core.model import Diagnostic
 from .prefilter import Expression
 from .text import Haystack, Text, shown
 

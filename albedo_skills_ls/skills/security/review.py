@@ -13,10 +13,10 @@ import os
 from types import MappingProxyType
 from typing import Iterable, Mapping, NamedTuple
 
-from .. import codes
-from ..limits import MAX_SECURITY_FILE_BYTES
-from ..model import Diagnostic
-from ..paths import resolves_within
+from ..core import codes
+from ..core.limits import MAX_SECURITY_FILE_BYTES
+from ..core.model import Diagnostic
+from ..core.paths import resolves_within
 from .baseline import Baseline, Located, apply_baseline
 from .suppression import Outcome, Silenced, apply_markers
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .. import codes
-from ..limits import SECURITY_WINDOW_CHARS
-from ..model import INFORMATION, Diagnostic
+from ..core import codes
+from ..core.limits import SECURITY_WINDOW_CHARS
+from ..core.model import INFORMATION, Diagnostic
 from .prefilter import Expression
 from .text import Text, last_before, shown
 

@@ -24,9 +24,9 @@ import re
 from bisect import bisect_right
 from typing import Callable, NamedTuple
 
-from .. import codes
-from ..limits import MAX_SECURITY_FINDINGS_PER_FILE
-from ..model import Diagnostic, Range
+from ..core import codes
+from ..core.limits import MAX_SECURITY_FINDINGS_PER_FILE
+from ..core.model import Diagnostic, Range
 
 MARKER = "albedo-skills-ignore"
 

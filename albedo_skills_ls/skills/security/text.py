@@ -22,8 +22,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from typing import Literal
 
-from ..limits import SECURITY_WINDOW_CHARS
-from ..model import Range
+from ..core.limits import SECURITY_WINDOW_CHARS
+from ..core.model import Range
 from .prefilter import Expression
 
 # What a file is to the reading: the skill's own SKILL.md (frontmatter read for `allowed-tools`) or any

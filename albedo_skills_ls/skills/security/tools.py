@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .. import codes
-from ..frontmatter import closing_start, opening_end, split_and_parse
-from ..model import Diagnostic
-from ..yamltree import Mapping, Scalar, Sequence
+from ..core import codes
+from ..document.frontmatter import closing_start, opening_end, split_and_parse
+from ..core.model import Diagnostic
+from ..document.yamltree import Mapping, Scalar, Sequence
 from .text import Text
 
 _SHELL_TOOLS = frozenset({"bash", "shell", "powershell", "run_shell_command", "terminal", "sh", "zsh", "cmd"})

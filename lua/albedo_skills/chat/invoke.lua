@@ -61,7 +61,7 @@ end
 --- A turn's command and its arguments: the first word when it starts with `/`, and the text after it exactly
 --- as typed to the end of the turn, leading white space dropped. nil when the turn starts with no command.
 --- A second `/` makes the word a path (`/etc/hosts`), not a command: the server's rule for chat text
---- (albedo_skills_ls/skills/slash.py) and gptel's (albedo-skills-gptel--command-regexp).
+--- (albedo_skills_ls/skills/language/slash.py) and gptel's (albedo-skills-gptel--command-regexp).
 function M.split(text)
   if type(text) ~= "string" then
     return nil

@@ -134,7 +134,7 @@ describe('descriptions in the tree', () => {
 });
 
 describe('New Skill: the name check and the skeleton', () => {
-  it('agrees with the engine on the name bound and pattern (skills/limits.py, skills/rules.py)', () => {
+  it('agrees with the engine on the name bound and pattern (skills/core/limits.py, skills/document/rules.py)', () => {
     const engine = path.join(__dirname, '..', '..', '..', 'albedo_skills_ls', 'skills');
     const limits = readFileSync(path.join(engine, 'limits.py'), 'utf8');
     assert.equal(Number(/^MAX_NAME_CHARS = (\d+)$/m.exec(limits)?.[1]), MAX_NAME_CHARS);

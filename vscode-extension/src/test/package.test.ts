@@ -51,7 +51,7 @@ describe('the packaged .vsix', () => {
       'bundled/tool/launch.py',
       'bundled/libs/albedo_skills_ls/__init__.py',
       'bundled/libs/albedo_skills_ls/lsp/main.py',
-      'bundled/libs/albedo_skills_ls/skills/frontmatter.py',
+      'bundled/libs/albedo_skills_ls/skills/document/frontmatter.py',
     ]) {
       assert.ok(files.includes(name), `${name} is missing`);
     }

@@ -1,0 +1,67 @@
+"""Every bound of the specification, named once.
+
+Tests exercise each of them at the bound and one past it; nothing else in the code spells these numbers.
+"""
+
+# Discovery (docs/design.md#2-validation-rules)
+MAX_CANDIDATES = 128  # skill folders examined across all five roots, in precedence order
+MAX_DIAGNOSTICS = 64  # catalog diagnostics kept (limit diagnostics are extra and never dropped)
+MAX_FRONTMATTER_BYTES = 64 * 1024  # UTF-8 bytes between the two `---` lines
+MAX_SKILL_FILE_BYTES = 1024 * 1024  # bytes of one SKILL.md
+
+# What the editor shows for one file: the most severe first, then one note saying how many more
+MAX_FILE_DIAGNOSTICS = 200
+
+# Field rules (the Agent Skills format)
+MAX_NAME_CHARS = 64
+MAX_DESCRIPTION_CHARS = 1024
+MAX_COMPATIBILITY_CHARS = 500
+MAX_BODY_LINES = 500
+MAX_BODY_TOKENS = 5000
+CHARS_PER_TOKEN = 4  # the token estimate: characters / 4
+
+# skills.resources
+MAX_RESOURCE_FILES = 512  # files listed
+MAX_RESOURCE_ENTRIES = 2048  # directory entries traversed
+MAX_RESOURCE_DEPTH = 16  # directory levels below the skill root
+
+# skills.read
+DEFAULT_READ_LIMIT = 16 * 1024
+MAX_READ_LIMIT = 64 * 1024
+MAX_RESOURCE_BYTES = 16 * 1024 * 1024
+MAX_ENCODING_VERDICTS = 256  # files whose encoding a session remembers, so paging reads only the page
+
+# References (docs/design.md#7-what-real-skills-taught)
+MAX_NEAR_MISS_ENTRIES = 256  # entries of one folder listed to find what a missing reference meant
+
+# Explaining a skill folder without SKILL.md (docs/design.md#7-what-real-skills-taught, traps)
+MAX_NESTED_SCAN_ENTRIES = 512  # directory entries read, in the folder and its subfolders, to find nested skills
+MAX_NESTED_NAMED = 3  # nested skill folders named in the message ("and N more" after them)
+
+# Other agents' verdicts (skills/hosts/): the walk that finds every SKILL.md under every agent's roots
+MAX_HOST_WALK_DEPTH = 16  # folder levels below a root (OpenCode and Copilot CLI read 8 and more when run)
+# The agents set no such bound (OpenCode and Copilot CLI walk every folder, and listed every skill their rules
+# load in generated trees of 300 when run here): these cover a workspace and home of thousands of skills.
+MAX_HOST_WALK_ENTRIES = 200_000  # directory entries read across all roots, in one walk
+MAX_HOST_SKILL_FILES = 10_000  # files named SKILL.md (any letter case) judged per walk
+# collections (mappings, sequences) nested in one frontmatter, for the agents' standard YAML parse: the C
+# parser composes nodes recursively and overflows the stack (a crash, not an error) near 30,000 levels
+MAX_HOST_YAML_NESTING = 1_000
+MAX_PLUGIN_MANIFEST_BYTES = 64 * 1024  # a Codex `.codex-plugin/plugin.json` read for its name; larger: not read
+
+# The security reading (skills/security/): what it reads of a skill, and how far each pattern looks
+MAX_SECURITY_FILE_BYTES = 1024 * 1024  # bytes of one file read; the rest is reported as not read
+MAX_SECURITY_TOTAL_BYTES = 16 * 1024 * 1024  # bytes read across one skill; later files are reported as not read
+# characters of a skill's files searched together by the security prefilter (security/text.py): the
+# texts joined are a copy, so no more than this is joined at once; a usual skill is far below it
+MAX_SECURITY_SEARCHED_TOGETHER_CHARS = 1024 * 1024
+SECURITY_WINDOW_CHARS = 512  # characters after a trigger word a pattern examines (keeps every scan linear)
+SECURITY_FOLLOW_LINES = 20  # lines after a download in which running the downloaded file counts as one step
+MIN_ENCODED_CHARS = 40  # shortest base64 or hex run decoded
+MAX_DECODED_BYTES = 64 * 1024  # bytes of one encoded run decoded (its start; never run)
+MAX_SECURITY_FINDINGS_PER_FILE = 200  # findings kept per file and code family (then one note says how many more)
+MAX_BASELINE_BYTES = 16 * 1024 * 1024  # a `check --baseline` file read (a baseline of every finding is far smaller)
+
+# Mentions of a skill (skills/language/mentions.py): the walk of the workspace for agent files and chat files
+MAX_MENTION_WALK_ENTRIES = 20_000  # directory entries read in one walk
+MAX_MENTION_WALK_DEPTH = 12  # folder levels below the workspace folder
