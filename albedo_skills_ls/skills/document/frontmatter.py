@@ -314,11 +314,13 @@ def parse_yaml(
     and anything fastyaml is unsure of, goes through ruamel.yaml's event stream (yaml_events.py). `lines` is
     `yaml_text.split("\\n")` when the caller has it. The YAML readers are imported here, when a block is
     parsed: a reader that only needs where the block lies (the security reading's look at `allowed-tools`
-    before it parses) does not pay for them."""
+    before it parses) does not pay for them, and the event reader (with its error advice) is imported only
+    when fastyaml hands a block over: a run over skills of the common shape never loads it."""
     from .fastyaml import parse_common
-    from .yaml_events import parse_yaml_events
 
     common = parse_common(yaml_text, path, line_offset, lines)
     if common is not None:
         return common
+    from .yaml_events import parse_yaml_events
+
     return parse_yaml_events(yaml_text, path, line_offset)

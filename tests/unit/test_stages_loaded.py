@@ -1,0 +1,103 @@
+"""Which of the engine's stages each verb loads, and the server before it answers `initialize`.
+
+The engine's subpackages are stages (`albedo_skills_ls/skills/__init__.py`); a verb imports the stages it
+uses when it runs, so a one-skill `check` in a pre-commit hook does not pay for the agent models, the
+language features or the authoring help. Each case below runs the real program in a fresh interpreter and
+compares the set of stages it imported with the set the verb uses: a verb that starts importing a stage it
+does not use fails here, and so does one that stops loading a stage the table says it needs (the table is
+then out of date).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import valid, write_skill
+
+ENGINE = "albedo_skills_ls.skills."
+
+# verb (its words after the program's name, with WS for the workspace) -> the stages it uses
+VERB_STAGES = {
+    # validation and the security reading, over the catalog
+    ("check", "WS", "--no-user-roots"): {"core", "document", "resources", "catalog", "security"},
+    ("catalog", "WS", "--no-user-roots"): {"core", "document", "catalog"},
+    # the activation reads the session's catalog, which keeps the resources' encoding verdicts
+    ("invoke", "alpha", "merge these", "--workspace", "WS", "--no-user-roots"): {
+        "core", "document", "resources", "catalog", "activation",
+    },
+    ("read", "alpha", "--workspace", "WS", "--no-user-roots"): {"core", "document", "resources", "catalog"},
+    ("hosts", "WS", "--no-user-roots"): {"core", "document", "catalog", "hosts"},
+}
+# the server registers every feature before `initialize`; the agent models and the security reading are
+# read when a setting, a hover or an open SKILL.md asks for them
+SERVER_STAGES_AT_INITIALIZE = {"core", "document", "resources", "catalog", "activation", "language", "authoring"}
+
+
+def stages_of(modules: set[str]) -> set[str]:
+    return {name[len(ENGINE):].split(".")[0] for name in modules if name.startswith(ENGINE)}
+
+
+def modules_loaded_by_the_cli(words: list[str], cwd: Path) -> set[str]:
+    code = (
+        "import sys, albedo_skills_ls.cli as cli\n"
+        f"status = cli.main({words!r})\n"
+        "print(status, ' '.join(sorted(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    status, _, modules = done.stdout.splitlines()[-1].partition(" ")
+    assert status == "0", done.stdout + done.stderr  # the verb did its job: the list is the real one
+    return set(modules.split())
+
+
+@pytest.fixture()
+def workspace(tmp_path: Path) -> Path:
+    write_skill(tmp_path / ".agents" / "skills", "alpha", valid("alpha"))
+    return tmp_path
+
+
+@pytest.mark.parametrize("words", list(VERB_STAGES), ids=lambda words: words[0])
+def test_a_verb_loads_only_the_stages_it_uses(words, workspace):
+    argv = [str(workspace) if word == "WS" else word for word in words]
+    loaded = modules_loaded_by_the_cli(argv, workspace)
+    assert stages_of(loaded) == VERB_STAGES[words]
+
+
+def test_check_on_skills_of_the_common_shape_does_not_load_the_event_reader(workspace):
+    loaded = modules_loaded_by_the_cli(["check", str(workspace), "--no-user-roots"], workspace)
+    assert f"{ENGINE}document.fastyaml" in loaded  # the frontmatter was parsed
+    assert f"{ENGINE}document.yaml_events" not in loaded and "ruamel" not in {m.split(".")[0] for m in loaded}
+
+
+def test_check_loads_the_event_reader_for_frontmatter_the_fast_reader_hands_over(workspace):
+    flow = valid("beta") + "metadata: {team: docs}\n"
+    write_skill(workspace / ".agents" / "skills", "beta", flow)
+    loaded = modules_loaded_by_the_cli(["check", str(workspace), "--no-user-roots"], workspace)
+    assert f"{ENGINE}document.yaml_events" in loaded
+
+
+def framed(message: dict) -> bytes:
+    body = json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+def test_the_server_loads_the_stages_its_features_register_before_initialize(workspace):
+    """`initialize`, then the end of stdin: the server answers, then stops at its next read."""
+    initialize = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"processId": None, "rootUri": workspace.as_uri(), "capabilities": {},
+                   "workspaceFolders": [{"uri": workspace.as_uri(), "name": "ws"}]},
+    }
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "albedo_skills_ls"],
+        input=framed(initialize), capture_output=True, timeout=120, cwd=workspace,
+    )
+    assert b'"id": 1' in done.stdout and b'"capabilities"' in done.stdout, done.stderr[-2000:]
+    lines = done.stderr.decode("utf-8", "replace").splitlines()
+    imported = {line.rpartition("|")[2].strip() for line in lines if line.startswith("import time:")}
+    assert stages_of(imported) == SERVER_STAGES_AT_INITIALIZE
