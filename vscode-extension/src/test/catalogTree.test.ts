@@ -136,9 +136,9 @@ describe('descriptions in the tree', () => {
 describe('New Skill: the name check and the skeleton', () => {
   it('agrees with the engine on the name bound and pattern (skills/core/limits.py, skills/document/rules.py)', () => {
     const engine = path.join(__dirname, '..', '..', '..', 'albedo_skills_ls', 'skills');
-    const limits = readFileSync(path.join(engine, 'limits.py'), 'utf8');
+    const limits = readFileSync(path.join(engine, 'core', 'limits.py'), 'utf8');
     assert.equal(Number(/^MAX_NAME_CHARS = (\d+)$/m.exec(limits)?.[1]), MAX_NAME_CHARS);
-    const rules = readFileSync(path.join(engine, 'rules.py'), 'utf8');
+    const rules = readFileSync(path.join(engine, 'document', 'rules.py'), 'utf8');
     const pattern = /^NAME_PATTERN = re\.compile\(r"(.*)\\Z"\)$/m.exec(rules)?.[1];
     assert.equal(`^${pattern}$`, NAME_PATTERN.source);
   });
