@@ -3,15 +3,17 @@ not touch: the engine's, the command line's, the server's and the real editors' 
 
 Mentions of `demo` (what a rename changes), by file:
 - `.agents/skills/demo/SKILL.md`: `name: demo`
-- `.agents/skills/other/SKILL.md`: `/demo` at a line start, `` `/demo merge` ``, a link `../demo/SKILL.md`
-- `AGENTS.md`: `` `/demo` ``, a link `.agents/skills/demo/SKILL.md`
-- `notes.chat.md`: `/demo go`, `/skill:demo x`
+- `.agents/skills/other/SKILL.md`: `/demo` at a line start, `` `/demo merge` ``, `/demo` after `and/or`, a link
+  `../demo/SKILL.md`, and `/demo` in sentences between every kind of punctuation that may surround it
+- `AGENTS.md`: `` `/demo` ``, a link `.agents/skills/demo/SKILL.md`, "Use the skills: /demo merges files"
+- `notes.chat.md`: `/demo go`, `/skill:demo x`, "if the merge fails, run /demo again."
 - `.claude/agents/helper.md`: `demo` in a flow `skills:` list and in a block one
 - `.claude/skills/demo`: a link mirroring the folder for Claude Code
 - the user root `~/.agents/skills/mine/SKILL.md`: `/demo` at a line start (listed, left as it is)
 
-Traps (never changed): `demo-extra` everywhere, the English word "demo", `/demo` inside a sentence and in
-fenced code, `/demo/x` paths, `/demos`.
+Traps (never changed): `demo-extra` everywhere, the English word "demo", `/demo` in fenced code, `/demo/x`
+and `/tmp/demo` paths, `/demos`, `/demo.md`, `/demo-`, `/demo:x`, `a/demo`, a URL, a link destination
+`(/demo)`, and `/demo` in the middle of a code span (`` `ls /demo -la` ``, a shell line naming a path).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ Run a demo of the change first: the demo shows it.
 /demo prepare the data
 Then call `/demo merge`, or `/demo-extra` and `/demos`; see and/or /demo inside a sentence.
 See [the demo skill](../demo/SKILL.md) and [extra](../demo-extra/SKILL.md), or /demo/x.
+Before anything else, run /demo first. If the merge fails, run (/demo) again: "/demo", '/demo'; */demo*, _/demo_!
+Traps: /demo.md, /demo-, /demo:x, a/demo, https://example.com/demo, `ls /demo -la`, [x](/demo), /tmp/demo.
 
 ```
 /demo in a fence
@@ -35,9 +39,10 @@ AGENTS_MD = """# Agents
 
 Use `/demo` to show a demo. The demo-extra skill is [here](.agents/skills/demo-extra/SKILL.md);
 the demo one [there](.agents/skills/demo/SKILL.md).
+Use the skills: /demo merges files; see /demo/x and and/or/demo for nothing.
 """
 
-CHAT = "/demo go\n/demo-extra go\n/skill:demo x\nplease demo it\n"
+CHAT = "/demo go\n/demo-extra go\n/skill:demo x\nplease demo it\nif the merge fails, run /demo again.\n"
 
 HELPER_AGENT = """---
 name: helper
@@ -66,13 +71,17 @@ EDITED = [
     (".agents/skills/demo/SKILL.md", 1, "name"),
     (".agents/skills/other/SKILL.md", 7, "command"),
     (".agents/skills/other/SKILL.md", 8, "code"),
+    (".agents/skills/other/SKILL.md", 8, "command"),  # after `and/or`
     (".agents/skills/other/SKILL.md", 9, "link"),
+    *[(".agents/skills/other/SKILL.md", 10, "command")] * 6,  # one sentence, each punctuation around it
     (".claude/agents/block-helper.md", 5, "skills-list"),
     (".claude/agents/helper.md", 3, "skills-list"),
     ("AGENTS.md", 2, "code"),
     ("AGENTS.md", 3, "link"),
+    ("AGENTS.md", 4, "command"),
     ("notes.chat.md", 0, "command"),
     ("notes.chat.md", 2, "command"),
+    ("notes.chat.md", 4, "command"),
 ]
 
 
@@ -122,10 +131,17 @@ def expected_after(before: dict[str, str]) -> dict[str, str]:
     """The workspace (a `snapshot`) as renaming `demo` to `showcase` must leave it: each mention changed, the
     folder and the mirror link renamed and the link re-pointed, nothing else."""
     replaced = {
-        ".agents/skills/other/SKILL.md": [("/demo prepare", "/showcase prepare"), ("`/demo merge`", "`/showcase merge`"),
-                                          ("(../demo/", "(../showcase/")],
-        "AGENTS.md": [("`/demo`", "`/showcase`"), ("skills/demo/SKILL", "skills/showcase/SKILL")],
-        "notes.chat.md": [("/demo go", "/showcase go"), ("/skill:demo x", "/skill:showcase x")],
+        ".agents/skills/other/SKILL.md": [
+            ("/demo prepare", "/showcase prepare"), ("`/demo merge`", "`/showcase merge`"),
+            ("and/or /demo inside", "and/or /showcase inside"), ("(../demo/", "(../showcase/"),
+            ("run /demo first. If the merge fails, run (/demo) again: \"/demo\", '/demo'; */demo*, _/demo_!",
+             "run /showcase first. If the merge fails, run (/showcase) again: \"/showcase\", '/showcase'; "
+             "*/showcase*, _/showcase_!"),
+        ],
+        "AGENTS.md": [("`/demo`", "`/showcase`"), ("skills/demo/SKILL", "skills/showcase/SKILL"),
+                      ("skills: /demo merges", "skills: /showcase merges")],
+        "notes.chat.md": [("/demo go", "/showcase go"), ("/skill:demo x", "/skill:showcase x"),
+                          ("run /demo again.", "run /showcase again.")],
         ".claude/agents/helper.md": [("skills: [demo,", "skills: [showcase,")],
         ".claude/agents/block-helper.md": [("  - demo\n---", "  - showcase\n---")],
         ".agents/skills/demo/SKILL.md": [("name: demo\n", "name: showcase\n")],

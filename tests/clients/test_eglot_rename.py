@@ -59,7 +59,11 @@ def test_references_list_every_mention(session):
     assert session["managed"] and session["ready"]
     lines = session["references"]
     found = [line for line in lines if line.strip()[:1].isdigit()]  # "  3: Use `/demo` ..." under each file
-    assert len(found) == len(world.EDITED) + 2  # with the declaration, the mirror and the user root's
+    # xref shows a line once however many mentions it holds: each line mentioning the skill, with the
+    # declaration, the mirror and the user root's
+    assert len(found) == len({(path, line) for path, line, _kind in world.EDITED}) + 2
+    assert any("run /demo first. If the merge fails, run (/demo) again" in line for line in found)
+    assert any("Use the skills: /demo merges files" in line for line in found)
     assert any("skills: [demo, demo-extra]" in line for line in found)
     assert not any(line.strip().startswith("2: /demo-extra go") for line in found)
 

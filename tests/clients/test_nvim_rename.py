@@ -2,7 +2,8 @@
 tests/rename_world.py (skill `demo` named in skills, agent files, an agent's `skills:` lists, a chat file,
 linked from another skill and mirrored by a link into `.claude/skills`).
 
-0.11: `grn` on the `name:` value (and, in a second session, on `/demo` in the chat file) renames the skill;
+0.11: `grn` on the `name:` value (and, in a second session, on `/demo` in a sentence of the chat file) renames
+the skill;
 `:wa` writes the edited buffers; the person runs the command the server's message names
 (`albedo-skills rename demo showcase`) to finish the mirror link; the files on disk are then exactly the
 renamed workspace. `grr` on `/demo` lists every mention, `vim.lsp.buf.workspace_symbol()` finds skills by a
@@ -109,7 +110,8 @@ def test_nvim_011_renames_from_the_name_field(tmp_path: Path) -> None:
     try:
         before = world.snapshot(workspace)
         # the lens and the hint, as the person sees them beside the lines
-        shown = nvim.wait_for(r"(?m)^name: demo\s+used in 11 places", "the code lens on name:")
+        # the uses a rename edits, the mirror link and the user root's mention
+        shown = nvim.wait_for(rf"(?m)^name: demo\s+used in {len(world.EDITED) + 1} places", "the code lens on name:")
         assert re.search(r"^description: Shows a demo of the data\.\s+25 / 1,024", shown, re.M)
         screen = rename_by_keys(nvim, workspace, 2, 8, "name: showcase")
         assert "albedo-skills rename demo showcase" in screen.replace("\n", "")
@@ -127,7 +129,8 @@ def test_nvim_011_renames_from_a_command_in_the_chat_file(tmp_path: Path) -> Non
     nvim, workspace, home = start(tmp_path, "0.11", "notes.chat.md")
     try:
         before = world.snapshot(workspace)
-        rename_by_keys(nvim, workspace, 3, 9, "/skill:showcase x")  # on `/skill:demo x`
+        # on `/demo` in the middle of a sentence: "if the merge fails, run /demo again."
+        rename_by_keys(nvim, workspace, 5, 27, "run /showcase again.")
         shown = nvim.wait_for(r"^/showcase go", "the chat buffer's commands renamed")
         assert "/demo-extra go" in shown and "/skill:showcase x" in shown and "please demo it" in shown
         finish_and_compare(nvim, workspace, home, before)
@@ -141,8 +144,15 @@ def test_references_and_workspace_symbols(tmp_path: Path, version: str) -> None:
     try:
         ex(nvim, "call cursor(1, 3)")
         nvim.keys("g", "r", "r")
-        shown = nvim.wait_for(r"\[Quickfix List\] References", "the quickfix list of references")
-        assert re.search(r"^\.claude/agents/helper\.md\|4 col 10(-14)?\| skills: \[demo, demo-extra\]", shown, re.M)
+        nvim.wait_for(r"\[Quickfix List\] References", "the quickfix list of references")
+        ex(nvim, "copen 30")  # tall enough for every reference
+        shown = nvim.wait_for(r"(?m)^\.claude/agents/helper\.md\|4 col 10(-14)?\| skills: \[demo, demo-extra\]",
+                              "the agent's skills: list among the references")
+        # the mentions in sentences, each where it stands
+        sentence = r"(?m)^\.agents/skills/other/SKILL\.md\|11 col {}(-\d+)?\| Before anything else, run /demo first\."
+        assert all(re.search(sentence.format(column), shown) for column in (28, 66, 81, 90, 99, 108)), shown
+        assert re.search(r"(?m)^AGENTS\.md\|5 col 18(-22)?\| Use the skills: /demo merges files", shown), shown
+        assert re.search(r"(?m)^notes\.chat\.md\|5 col 26(-30)?\| if the merge fails, run /demo again\.", shown), shown
         ex(nvim, 'lua print("references: " .. #vim.fn.getqflist())')
         # Neovim asks with the declaration: the mentions edited by a rename, the mirror link, the user root's
         nvim.wait_for(rf"references: {len(world.EDITED) + 2}\b", "the count of references")

@@ -16,7 +16,7 @@ import pytest
 from lsprotocol import types
 
 from albedo_skills_ls.skills.document import markdown_spans, reference_scan, rules
-from albedo_skills_ls.skills.language import slash
+from albedo_skills_ls.skills.language import mention_scan, slash
 from albedo_skills_ls.skills.authoring.completion import complete_frontmatter
 from albedo_skills_ls.skills.authoring.hover import hover_field
 from albedo_skills_ls.skills.authoring.outline import outline
@@ -141,6 +141,20 @@ def slash_line(line: str) -> None:
 @pytest.mark.parametrize("line", ["/" + _repeat("a"), "/x" + _repeat(" a"), _repeat(" \t") + "/x y", "/" + _repeat("/")])
 def test_slash_command_expressions_are_linear(line):
     finishes(slash_line, line)
+
+
+def mentions_line(line: str) -> None:
+    mention_scan.scan_text(line, "x", "/w/o", [])
+
+
+# every `/` a token to look at, each standing alone or stopped at once; code spans and links beside them
+@pytest.mark.parametrize(
+    "line",
+    [_repeat("/x "), _repeat("(/x) "), _repeat("`/x` /x "), _repeat("[/x](/x) /x "), _repeat("a/"), _repeat("/skill:"),
+     _repeat("/x."), _repeat(" /x-"), "/" + _repeat("x")],
+)
+def test_command_token_scan_is_linear(line):
+    finishes(mentions_line, line)
 
 
 def frontmatter_line(line: str) -> None:

@@ -179,3 +179,32 @@ async def test_the_setting_turns_rename_and_references_off(servers, tmp_path):
     assert await session.client.text_document_references_async(
         types.ReferenceParams(text_document=_doc(chat), position=at, context=types.ReferenceContext(include_declaration=True))
     ) is None
+
+
+async def test_a_command_in_a_sentence_of_a_skill_starts_references_and_rename(servers, tmp_path):
+    workspace, _home, session = await _started(servers, tmp_path)
+    chat = workspace / "notes.chat.md"
+    other = workspace / ".agents/skills/other/SKILL.md"
+    await open_until(session, chat, world.CHAT)
+    await open_until(session, other, other.read_text())
+    line = other.read_text().split("\n")[10]  # "Before anything else, run /demo first. If the merge fails, run (/demo)..."
+    at = types.Position(line=10, character=line.index("(/demo)") + 3)
+
+    async def references(document, position):
+        found = await session.client.text_document_references_async(types.ReferenceParams(
+            text_document=_doc(document), position=position, context=types.ReferenceContext(include_declaration=False)))
+        return sorted((location.uri, location.range.start.line, location.range.start.character) for location in found or [])
+
+    from_sentence = await references(other, at)
+    assert from_sentence == await references(chat, types.Position(line=0, character=2))
+    # every in-sentence mention, each at its name
+    assert [place[2] for place in from_sentence if place[:2] == (uri(other), 10)] == [
+        index + 1 for index in range(len(line)) if line.startswith("/demo", index) and line[index - 1] in ' ("\'*_'
+    ]
+    prepared = await session.client.text_document_prepare_rename_async(types.PrepareRenameParams(text_document=_doc(other), position=at))
+    assert prepared.placeholder == "demo" and prepared.range.start == types.Position(line=10, character=at.character - 1)
+    # a `/word` no skill has, a path and a command in the middle of a code span start nothing
+    traps = other.read_text().split("\n")[11]  # "Traps: /demo.md, /demo-, ... `ls /demo -la`, [x](/demo), /tmp/demo."
+    for word in ("/demo.md", "/demo-,", "/demo:x", "ls /demo", "(/demo)", "/tmp/demo"):
+        position = types.Position(line=11, character=traps.index(word) + word.index("/demo") + 2)
+        assert await references(other, position) == [], word

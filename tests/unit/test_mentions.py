@@ -45,11 +45,15 @@ TRAPS = [
     "/demo-extra go",  # a longer name starting with it
     "/demos",
     "`/demo-extra`",
-    "see and/or /demo inside a sentence",
+    "see and/or/demo, a/demo, 1/demo, x:/demo",  # after a letter, a digit, `/` or `:`
+    "run /tmp/demo or https://example.com/demo",
+    "`ls /demo -la` names a path",  # in the middle of a code span
+    "[x](/demo) [y]( /demo )",  # a link's destination
+    "[x]: /demo",  # a link reference definition's
+    "/demo.md /demo:x /demo- /demo_x",
     "```\n/demo in a fence\n```",
     "~~~\n`/demo`\n~~~",
     "/demo/x is a path",
-    "/demo.",
     "[x](../demo-extra/SKILL.md)",
     "[x](https://example.com/demo/SKILL.md)",
     "[x](/abs/demo/SKILL.md)",
@@ -70,6 +74,12 @@ def test_traps_are_no_mention(text: str) -> None:
         ("/demo", "command", "/demo"),
         ("  /demo with args", "command", "  /demo"),
         ("/skill:demo", "command", "/skill:demo"),
+        ("Before anything else, run /demo first.", "command", "Before anything else, run /demo"),
+        ("If the merge fails, run /demo again", "command", "If the merge fails, run /demo"),
+        ("Use the skills: /demo merges files", "command", "Use the skills: /demo"),
+        ("see and/or /demo inside a sentence", "command", "see and/or /demo"),
+        ("[run /demo](../x.md)", "command", "[run /demo"),
+        ("---\ndescription: Runs after /demo.\n---\n", "command", "description: Runs after /demo"),
         ("call `/demo` then", "code", "call `/demo"),
         ("call `` /demo x `` then", "code", "call `` /demo"),
         ("[d](../demo/SKILL.md)", "link", "[d](../demo"),
@@ -79,7 +89,8 @@ def test_traps_are_no_mention(text: str) -> None:
 )
 def test_each_form_is_a_mention(text: str, kind: str, spelled: str) -> None:
     found = scan_text(text, "demo", "/w/.agents/skills/other", ["/w/.agents/skills/demo"])
-    assert [(item.kind, item.range.end.character) for item in found] == [(kind, len(spelled))]
+    last_line = spelled.split("\n")[-1]
+    assert [(item.kind, item.range.end.character) for item in found] == [(kind, len(last_line))]
 
 
 def test_frontmatter_forms_only_where_they_mean_the_skill() -> None:
@@ -105,8 +116,7 @@ def test_plan_edits_every_mention_in_the_workspace_and_relinks_the_mirror(tmp_pa
     assert [m.path for m in plan.left] == [str(home / ".agents/skills/mine/SKILL.md")]
     other = skills / "other/SKILL.md"
     edited = apply_edits(other.read_text(), [e for e in plan.edits if e.path == str(other)])
-    assert edited == other.read_text().replace("/demo prepare", "/showcase prepare").replace(
-        "`/demo merge`", "`/showcase merge`").replace("(../demo/", "(../showcase/")
+    assert edited == world.expected_after(world.snapshot(workspace))[".agents/skills/other/SKILL.md"]
 
 
 @pytest.mark.parametrize(

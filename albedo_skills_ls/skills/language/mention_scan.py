@@ -3,15 +3,17 @@
 A skill's name is often an English word (`review`, `deploy`), so a mention is only a form that can mean
 nothing but the skill:
 
-- `/name` (or `/skill:name`) at a command position: the start of a line after optional spaces, outside
-  fenced code, as a chat message starts (`slash.py` decides the same for chat buffers);
+- `/name` (or `/skill:name`) standing alone, at a line start or in a sentence ("run /demo again."), by the
+  one rule of `command_tokens.py`, outside fenced code; in the frontmatter too (a description may name
+  another skill's command);
 - `` `/name` `` or `` `/name args` ``: a code span that starts with the command;
 - a relative Markdown link whose path goes through the skill's folder (`../name/SKILL.md`);
 - in a frontmatter: `name: name` (the skill's own file only, the caller says), and an entry of a
   `skills:` list (agent definitions list the skills they preload).
 
 The name must end where the token ends: `/demo-extra`, `/demo.md` and `/demo/x` are not `/demo`. A bare word
-equal to the name, a `/name` inside a sentence, or one inside fenced code is never a mention.
+equal to the name, a `/name` after a letter, digit, `/` or `:` (`and/or/demo`), one inside fenced code, or
+a command in the middle of a code span or in a link's destination is never a mention.
 Every function here reads text only; which files to read is `mentions.py`'s. Positions are 0-based lines
 and code points, the range covering the characters of the name itself (what a rename replaces).
 """
@@ -24,13 +26,12 @@ from typing import Iterable, Literal, NamedTuple
 from urllib.parse import unquote
 
 from ..document.frontmatter import closing_line, lines_of, opens_frontmatter
-from ..document.markdown_spans import code_spans, inline_links, prose_lines
+from ..document.markdown_spans import inline_links, prose_lines
 from ..core.model import Range
+from .command_tokens import line_commands
 
 MentionKind = Literal["name", "command", "code", "link", "skills-list", "mirror"]
 
-# A command token at a line start: `/` and what follows up to white space (as in `slash.py`).
-_COMMAND = re.compile(r"[ \t]*(/[^\s/]*)(?=\s|$)")
 _SKILLS_KEY = re.compile(r"skills[ \t]*:[ \t]*(.*?)[ \t]*$")
 _LIST_ITEM = re.compile(r"([ \t]+)-[ \t]+(.*?)[ \t]*$")
 
@@ -42,16 +43,6 @@ class Found(NamedTuple):
     kind: MentionKind
 
 
-def command_name_offset(token: str, name: str) -> int | None:
-    """Where `name` starts in a command token that runs exactly that skill (`/name`, `/skill:name`), else
-    None. The token is compared whole: `/name-extra` is another command."""
-    if token == f"/{name}":
-        return 1
-    if token == f"/skill:{name}":
-        return len("/skill:")
-    return None
-
-
 def frontmatter_lines(lines: list[str]) -> range:
     """The line numbers between the opening and the closing `---` (empty without a closed frontmatter)."""
     if not opens_frontmatter(lines):
@@ -60,26 +51,17 @@ def frontmatter_lines(lines: list[str]) -> range:
     return range(1, end) if end is not None else range(0)
 
 
-def command_mentions(lines: list[str], name: str, skip: range) -> list[Found]:
-    """`/name` at a command position and `` `/name ...` `` code spans, in prose lines outside `skip`."""
+def command_mentions(lines: list[str], name: str) -> list[Found]:
+    """`/name` and `/skill:name` standing alone, and `` `/name ...` `` code spans, in every line outside
+    fenced code (the frontmatter's too)."""
     found: list[Found] = []
     for number, line in prose_lines(lines):
-        if number in skip or "/" not in line:
+        if name not in line or "/" not in line:
             continue
-        match = _COMMAND.match(line)
-        if match:
-            offset = command_name_offset(match.group(1), name)
-            if offset is not None:
-                start = match.start(1) + offset
-                found.append(Found(Range.of(number, start, number, start + len(name)), "command"))
-        if "`" in line:
-            for span in code_spans(line):
-                content = line[span.begin : span.stop]
-                token = content.strip().split(None, 1)[0] if content.strip() else ""
-                offset = command_name_offset(token, name)
-                if offset is not None:
-                    start = span.begin + (len(content) - len(content.lstrip())) + offset
-                    found.append(Found(Range.of(number, start, number, start + len(name)), "code"))
+        for command in line_commands(line):
+            token = command.token
+            if token.name == name:
+                found.append(Found(Range.of(number, token.start, number, token.end), command.kind))
     return found
 
 
@@ -191,7 +173,7 @@ def scan_text(
     `SKILL.md` (its `name:` is a mention); `agent_file`: an agent definition (its `skills:` list is)."""
     lines = lines_of(text)
     skip = frontmatter_lines(lines)
-    found = command_mentions(lines, name, skip) + link_mentions(lines, file_folder, through, skip)
+    found = command_mentions(lines, name) + link_mentions(lines, file_folder, through, skip)
     if own_name:
         found += name_field(lines, name)
     if agent_file:
@@ -222,20 +204,10 @@ def name_under(text: str, line: int, character: int, *, skill_file: bool) -> Und
         start = _value_start(current, len(key) + 1, rest, value) if colon and key.rstrip() == "name" and value else None
         if start is not None and start <= character <= start + len(value):
             return Under(value, Range.of(line, start, line, start + len(value)), "name")
-        return None
     if line not in {number for number, _line in prose_lines(lines[: line + 1])}:
         return None  # fenced code
-    tokens: list[tuple[str, int, MentionKind]] = []
-    match = _COMMAND.match(current)
-    if match:
-        tokens.append((match.group(1), match.start(1), "command"))
-    for span in code_spans(current) if "`" in current else ():
-        content = current[span.begin : span.stop]
-        if content.strip():
-            tokens.append((content.strip().split(None, 1)[0], span.begin + len(content) - len(content.lstrip()), "code"))
-    for token, start, kind in tokens:
-        name = token.removeprefix("/skill:") if token.startswith("/skill:") else token[1:] if token.startswith("/") else ""
-        begin = start + len(token) - len(name)
-        if name and start <= character <= begin + len(name):
-            return Under(name, Range.of(line, begin, line, begin + len(name)), kind)
+    for command in line_commands(current):
+        token = command.token
+        if token.slash <= character <= token.end:
+            return Under(token.name, Range.of(line, token.start, line, token.end), command.kind)
     return None
