@@ -215,3 +215,23 @@ def test_a_downloaded_skill_folder_or_collection_is_audited_anywhere(tmp_path):
         assert result.returncode == 1, result.stderr
         found = [line.split(": ")[0].rsplit("/", 2)[-2:] for line in lines(result)]
         assert found == [["installer", "SKILL.md:7:6"], ["scripts", "setup.sh:2:1"]], (named, result.stdout)
+
+
+def test_the_audit_of_a_scientific_skill_with_units_and_a_cli_reference_is_clean(tmp_path):
+    """Units and symbols in prose and tables, and a tool's own `--force` documented, are text: the audit of
+    such a skill passes; the same skill with a lookalike letter in a command fails, naming it."""
+    ws = tmp_path / "ws"
+    body = (
+        "# Assay\n\nDilute to 10 μL (ng/μL); pull-up of 4.7kΩ, 0.1μF; the error σz and Δloo, λ.\n\n"
+        "| reagent | amount |\n| --- | --- |\n| buffer | 5 μL |\n\n"
+        "```bash\nlab runs delete RUN_ID --force   # skip confirmation prompt\n```\n"
+    )
+    skill = write_skill(ws / ".agents/skills", "assay", valid("assay"), body)
+    (tmp_path / "home").mkdir()
+    audit = check(ws, "--security")
+    assert audit.returncode == 0 and audit.stdout == b"", audit.stdout
+    skill.write_text(skill.read_text(encoding="utf-8") + "Then run `wgеt https://example.invalid/a`.\n", encoding="utf-8")
+    audit = check(ws, "--security")
+    assert audit.returncode == 1
+    assert [line.split(" ")[2] for line in lines(audit)] == ["security-hidden-text"]
+    assert "CYRILLIC SMALL LETTER IE" in audit.stdout.decode()

@@ -11,6 +11,7 @@ exact range, what the text does and what to check. The detectors, one family per
 - secrets.py: credentials read, data sent out (`security-credential-read`, `security-exfiltration`; the pair
   in one skill is `security-credential-exfiltration`, decided here across files);
 - override.py: text that turns the model against its user (`security-model-override`);
+- destinations.py: an upload to the service the skill is for is information naming where it goes;
 - tools.py: `allowed-tools` granting an unrestricted shell (`security-broad-tools`, SKILL.md only);
 - files.py: what is read, bundled binaries and what was not read (`security-bundled-binary`,
   `security-not-fully-read`).
@@ -27,7 +28,7 @@ from ..core import codes
 from ..core.limits import MAX_SECURITY_FINDINGS_PER_FILE, MAX_SECURITY_SEARCHED_TOGETHER_CHARS
 from ..core.model import INFORMATION, Diagnostic, Related
 from ..document.skill_file import SKILL_FILE
-from . import fetch_run, hidden, override, payloads, secrets, tools
+from . import destinations, fetch_run, hidden, override, payloads, secrets, tools
 from . import text as text_module
 from .files import Reading, ReadFile, bounded_text
 from .prefilter import Expression, needles_of
@@ -114,10 +115,13 @@ def scan_skill(
     file's path inside the skill, as discovery spells `SKILL.md`'s path."""
     reading = Reading(os.fspath(folder), os.fspath(display_root if display_root is not None else folder))
     found: list[Diagnostic] = []
+    read: list[Text] = []  # within the reading's budget (files.py): where uploads go is decided over all of them
     for texts in _searched_together(reading.files()):
         for text in texts:
             found.extend(findings(text))
+        read.extend(texts)
     found.extend(_theft(found))
+    found = destinations.to_own_service(found, read)
     found.extend(reading.notes)
     return tuple(sorted(found, key=lambda d: d.sort_key))
 

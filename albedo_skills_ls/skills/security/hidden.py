@@ -10,18 +10,25 @@
   the hidden text.
 - Variation selectors: emoji use one at a time; two or more in a row carry bytes (one per selector), so the
   message decodes them.
-- Letters from Cyrillic or Greek next to Latin letters in the same word, in a URL or anywhere: `pаypal` with
-  a Cyrillic `а` is a different host or command than it looks.
+- Letters from Cyrillic or Greek next to Latin letters in the same word, where they change what a name
+  resolves to: `pаypal` with a Cyrillic `а` is a different host or command than it looks. A Cyrillic letter
+  inside a Latin word is one anywhere (no unit or symbol is written that way); a Greek one only where it
+  passes for a Latin letter: a capital or omicron that is drawn as one (`Α`, `Ο`, `ο`...) anywhere, a letter
+  close to one (`α`, `ρ`, `ν`...) in code (a code span, a fenced block, a file that is not Markdown) or a
+  URL, and any Greek letter in a URL's host. Greek letters as units and symbols (`μL`, `kΩ`, `σz`, `Δloo`,
+  `λ`) are text: they look like no Latin letter.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from ..core import codes
 from ..core.model import Diagnostic
+from ..document.markdown_spans import code_spans, fenced_lines
 from .text import Text, shown
 
 _BIDI = "\u202a-\u202e\u2066-\u2069"
@@ -48,6 +55,15 @@ def _is_flag(text: str, start: int, end: int) -> bool:
     return (
         start > 0 and text[start - 1] == _BLACK_FLAG and run.endswith(_CANCEL_TAG)
         and len(run) <= _MAX_FLAG_TAGS and all("\U000e0061" <= c <= "\U000e007a" or c == _CANCEL_TAG for c in run)
+    )
+
+
+def _fence_as_text(text: str, start: int, end: int) -> bool:
+    """A zero-width space opening a line before a run of three backticks or tildes: how Markdown shows a fence
+    inside a fenced example without closing it. It hides nothing: the fence is what anyone sees."""
+    return (
+        text[start:end] == "\u200b" and (start == 0 or text[start - 1] == "\n")
+        and text.startswith(("```", "~~~"), end)
     )
 
 
@@ -106,6 +122,8 @@ def _runs(text: Text) -> Iterator[tuple[int, int, str]]:
         if start == 0 and match.group() == "\ufeff":  # a byte order mark opening the file
             continue
         if _is_flag(source, start, end) or _joiner_in_script(source, start, end):
+            continue
+        if _fence_as_text(source, start, end):
             continue
         line, kind = text.line_of(start), _kind(match.group())
         if group is not None and group[2] == line and group[3] == kind:
@@ -170,8 +188,75 @@ def _in_word(char: str) -> bool:
     return char.isalnum() or char in "./-_:"
 
 
+# Greek letters drawn exactly as a Latin one (capitals, omicron, lunate sigma, yot): a lookalike anywhere
+_GREEK_AS_LATIN = frozenset("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοϲϳ")
+# Greek letters close to a Latin one (α a, γ y, ι i, κ k, ν v, ρ p, υ u, χ x, ω w): a lookalike between two
+# Latin letters where a name resolves (code, URLs); in prose, and opening or closing a name in code, they are
+# the symbols scientists write (`Cα`, `FcγR`, `γfit`)
+_GREEK_NEAR_LATIN = frozenset("αγικνρυχω")
+_MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
+
+
+def _is_greek(char: str) -> bool:
+    return "\u0370" <= char <= "\u03ff" or "\u1f00" <= char <= "\u1fff"
+
+
+class _Where:
+    """Whether an offset of a text sits in code (a code span, a fenced block, a file that is not Markdown):
+    the fences are found on first use, since most texts hold no lookalike at all."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+        self.markdown = text.path.lower().endswith(_MARKDOWN_SUFFIXES)
+        self._fenced: set[int] | None = None
+        self._spans: dict[int, tuple[list[int], list[int]]] = {}  # a line's code spans' starts and ends
+
+    def in_code(self, offset: int) -> bool:
+        if not self.markdown:
+            return True
+        text = self.text
+        line = text.line_of(offset)
+        if self._fenced is None:
+            self._fenced = fenced_lines(text.text.split("\n"))
+        if line in self._fenced or text.line_text(line).startswith(("    ", "\t")):
+            return True
+        spans = self._spans.get(line)
+        if spans is None:  # found once per line, then searched by bisection: linear in a line of many
+            found = code_spans(text.line_text(line))
+            spans = self._spans[line] = ([span.begin for span in found], [span.stop for span in found])
+        column = offset - text.line_starts[line]
+        index = bisect_right(spans[0], column) - 1
+        return index >= 0 and column < spans[1][index]
+
+
+def _in_host(word: str, at: int) -> bool:
+    """Whether index `at` of a word lies in the host of a URL the word holds (`scheme://HOST/...`)."""
+    scheme = word.rfind("://", 0, at)
+    return scheme >= 0 and "/" not in word[scheme + 3 : at]
+
+
+def _resolves_differently(run: str, word: str, at: int, where: _Where, offset: int) -> bool:
+    """Whether a run of non-Latin letters touching Latin ones makes the word pass for another name."""
+    if not all(_is_greek(char) for char in run):
+        return True  # Cyrillic (or Coptic) inside a Latin word: written that way only to deceive
+    if any(char in _GREEK_AS_LATIN for char in run) or _in_host(word, at):
+        return True
+    if any(char in _GREEK_NEAR_LATIN for char in run) and _between_latin(word, at, len(run)):
+        return "://" in word or where.in_code(offset)
+    return False
+
+
+def _between_latin(word: str, at: int, length: int) -> bool:
+    """Whether the run stands between two Latin letters (`gρg`), where it replaces one; a Greek letter
+    opening or closing a name is a symbol (`γfit`, `Cα`)."""
+    before = word[at - 1] if at > 0 else ""
+    after = word[at + length] if at + length < len(word) else ""
+    return before.isascii() and before.isalpha() and after.isascii() and after.isalpha()
+
+
 def _lookalikes(text: Text) -> Iterator[Diagnostic]:
     source = text.text
+    where = _Where(text)
     for match in _LOOKALIKE_RUN.finditer(source):
         start, end = match.span()
         before = source[start - 1] if start > 0 else ""
@@ -183,10 +268,13 @@ def _lookalikes(text: Text) -> Iterator[Diagnostic]:
             word_start -= 1
         while word_end < len(source) and word_end - end < 64 and _in_word(source[word_end]):
             word_end += 1
+        word = source[word_start:word_end]
+        if not _resolves_differently(match.group(), word, start - word_start, where, start):
+            continue
         letters = ", ".join(dict.fromkeys(_name(c) for c in match.group()))
         yield codes.SECURITY_HIDDEN_TEXT.at(
             text.path,
-            f"“{source[word_start:word_end]}” mixes Latin letters with {letters}, which look like Latin "
+            f"“{word}” mixes Latin letters with {letters}, which look like Latin "
             "ones: as a host name or command it is not the one it appears to be. Retype it in plain ASCII",
             text.range(word_start, word_end),
         )

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from ..core import codes
+from ..core.limits import SECURITY_WINDOW_CHARS
 from ..core.model import Diagnostic
 from .prefilter import Expression
 from .text import Text, shown
@@ -75,7 +76,8 @@ _KINDS = (
         _starting("disable bypass ignore override circumvent", _SAFETY) + [
             rf"turn{_S}off{_SAFETY}",
             rf"you{_S}have{_S}no{_S}(?:restrictions|limits|rules|guidelines)\b",
-            *_starting("enable enter", rf"{_S}developer{_S}mode\b"),
+            # "enable developer mode" is also a setting of Windows, Android and browsers: only the model's counts
+            rf"you{_S}(?:must|should|will){_S}(?:now{_S})?(?:enable|enter){_S}developer{_S}mode\b",
             rf"jailbreak(?:ing)?{_S}(?:mode|prompt)\b",
         ],
     ),
@@ -96,17 +98,64 @@ _PATTERNS = tuple((what, Expression("|".join(alternatives))) for what, alternati
 
 
 # after "do not tell the user": a quotation or "to ..." is a step the model should take itself rather than
-# hand to the user ("do not tell the user to register the URI; do it"), not something hidden from them
-_DELEGATED = re.compile(rf"[ \t*_]*(?:[\"'“‘]|to\b|that{_S}(?:they|you){_S}(?:should|must|need))")
+# hand to the user ("do not tell the user to register the URI; do it"), not something hidden from them;
+# "about each ..." is how often to narrate the work ("don't tell the user about each tool call as you make it")
+_DELEGATED = re.compile(
+    rf"[ \t*_]*(?:[\"'“‘]|to\b|that{_S}(?:they|you){_S}(?:should|must|need)|about{_S}(?:each|every)\b)"
+)
 _HIDE = _KINDS[1][0]
+# later in the sentence, a step held back only until a condition holds ("do not show the user the tour until
+# validation passes"): shown later, not hidden
+_DEFERRED = re.compile(rf"[^.!?\n]{{0,200}}?{_S}(?:until|before|unless){_S}")
+# a command-line option on the line before the match (`--force`, `-y`), then a comment or table cell
+# describing it: "`--yes` | Skip confirmation prompts", "delete NAME --force  # skip confirmation". The flag
+# skips that tool's own prompt; it is not the skill telling the model to skip the user's
+_FLAG_THEN_DESCRIPTION = re.compile(r"(?:^|[\s`(|/,])--?[a-z][\w-]*[^\n]{0,200}?[#|][^#|]{0,40}$")
+# a clause whose subject is the agent, a tool or a mode in the third person describes what it does ("AI acts
+# without asking for confirmation", "agents skip confirmations for read-only tools"); the instruction shape
+# is an imperative, with no subject or `you`
+_THIRD_PERSON = frozenset(
+    "ai it they agents agent model models assistant autopilot mode tool tools server users which".split()
+)
+_CLAUSE_BREAK = re.compile(r"[.!?:;|]\s|^\s*(?:[-*+]|\d+[.)])\s+|\*\*")
+# a shell alias offers a command to the user, who types it or not; it runs nothing (`alias x='claude --...'`)
+_ALIAS = re.compile(r"(?:^|[\s;])alias[ \t]+[\w.-]+=[\"']")
+_QUOTES = {"\"": "\"", "'": "'", "“": "”", "‘": "’"}
+
+
+def _quoted(lower: str, start: int, end: int) -> bool:
+    """The match is a quotation by itself (`"ignore previous instructions,"`): text mentioned, not said."""
+    opening = lower[start - 1] if start > 0 else ""
+    closing = _QUOTES.get(opening)
+    if closing is None:
+        return False
+    after = lower[end : end + 3].lstrip(",.;:!? ")
+    return after.startswith(closing)
+
+
+def _described(line_before: str) -> bool:
+    """The clause before the match has a third-person subject: it says what someone does, it orders nothing."""
+    breaks = list(_CLAUSE_BREAK.finditer(line_before))
+    clause = line_before[breaks[-1].end() :] if breaks else line_before
+    words = clause.replace("*", " ").replace("_", " ").split()
+    while words and words[0] in ("the", "a", "an", "this", "that"):
+        words = words[1:]
+    return len(words) >= 1 and words[0].strip(",") in _THIRD_PERSON
 
 
 def scan(text: Text) -> Iterator[Diagnostic]:
+    lower = text.lower
     for what, pattern in _PATTERNS:
         for match in text.words(pattern):
-            if text.warned(match.start()):
+            if text.warned(match.start()) or _quoted(lower, match.start(), match.end()):
                 continue
-            if what == _HIDE and match.group().endswith("user") and _DELEGATED.match(text.lower, match.end()):
+            if what == _HIDE and match.group().endswith("user") and (
+                _DELEGATED.match(lower, match.end()) or _DEFERRED.match(lower, match.end())
+            ):
+                continue
+            line_start = text.line_starts[text.line_of(match.start())]
+            line_before = lower[max(line_start, match.start() - SECURITY_WINDOW_CHARS) : match.start()]
+            if _FLAG_THEN_DESCRIPTION.search(line_before) or _described(line_before) or _ALIAS.search(line_before):
                 continue
             line = text.line_text(text.line_of(match.start()))
             yield codes.SECURITY_MODEL_OVERRIDE.at(

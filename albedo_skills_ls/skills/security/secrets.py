@@ -24,7 +24,8 @@ from .text import Text, last_before, shown
 
 # lower-case patterns, matched on `Text.lower` (text.py says why)
 _SECRET_PATHS = Expression(
-    r"\.ssh/(?:id_[a-z0-9_]+|identity)\b|\.aws/credentials\b|\.config/gcloud\b|application_default_credentials\.json|"
+    r"\.ssh/(?:id_[a-z0-9_]+|identity)\b(?!\.pub)|\.aws/credentials\b|\.config/gcloud\b|"
+    r"application_default_credentials\.json|"
     r"\.kube/config\b|\.docker/config\.json|\.netrc\b|\.git-credentials\b|\.pypirc\b|\.npmrc\b|\.gnupg/|"
     r"\.azure/(?:accesstokens|msal_token_cache)|login data\b|logins\.json\b|key[34]\.db\b|"
     r"cookies\.binarycookies\b|google/chrome/(?:default|profile)|\.mozilla/firefox|library/keychains|"
@@ -62,10 +63,9 @@ _UPLOAD_FLAG = Expression(
     r"-(?:T|-upload-file)[ \t]+\S"
 )
 _CURL = Expression(r"curl\b")
-_OTHER_UPLOAD = Expression(
-    r"(?:nc|ncat|netcat)[ \t]+[\w.-]+[ \t]+\d+[ \t]*<|/dev/tcp/|invoke-restmethod\b[^\n]{0,200}?-infile\b|"
-    r"requests\.post\([^\n]{0,200}?\bfiles[ \t]*="
-)
+_OTHER_UPLOAD = Expression(r"invoke-restmethod\b[^\n]{0,200}?-infile\b|requests\.post\([^\n]{0,200}?\bfiles[ \t]*=")
+# a raw socket is no service's API: what it sends goes to whoever listens (a reverse shell's shape)
+_RAW_SOCKET = Expression(r"(?:nc|ncat|netcat)[ \t]+[\w.-]+[ \t]+\d+[ \t]*<|/dev/tcp/[\"']?[\w${]")
 _COLLECTORS = Expression(
     r"(?:https?|wss?)://(?:[\w-]+\.)*(?:webhook\.site|requestbin\.\w+|pipedream\.net|hookbin\.com|beeceptor\.com|"
     r"requestcatcher\.com|ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|pastebin\.com|paste\.ee|hastebin\.com|"
@@ -85,23 +85,59 @@ _READING = Expression(
 )
 
 
-_NOT_A_COMMAND = ("`", "(", "<")  # "```env" opens a code fence, "(env)" and "<ENV>" are words, not commands
+# "```env" opens a code fence, "(env)" and "<ENV>" are words, "npmrc|env|ssh" an alternation: not commands
+_NOT_A_COMMAND = ("`", "(", "<", "|")
 _SEARCHED = Expression(r"[ \t]*(?:grep|egrep|rg|findstr|select-string|sls)\b")
 _KEYCHAIN_COMMANDS = ("security", "secret-tool")  # these read a store by themselves, with no file named
 
 
-def _secret_path_reads(text: Text) -> Iterator[tuple[int, int]]:
-    """(start, end) of each secret path that a reading word stands before, in the same command: a path only
-    named in prose ("the user's `.npmrc` has a scope") is not a read."""
+# stores that also exist per project (a `.npmrc` beside package.json): the one in the home folder holds the
+# user's credentials for everything, a project's is that project's configuration (information)
+_PROJECT_STORES = (".npmrc", ".pypirc")
+_HOME_MARKS = ("~", "$home", "${home}", "/home/", "/users/", "/root/", "%userprofile%", "home(")
+_ADDED_TO_AGENT = "ssh-add"
+
+
+def _secret_path_reads(text: Text) -> Iterator[tuple[int, int, str, bool]]:
+    """(start, end, what, warning) of each secret path that a reading word stands before, in the same
+    command: a path only named in prose ("the user's `.npmrc` has a scope") is not a read. A project's own
+    store, and a key added to the SSH agent (`ssh-add ~/.ssh/id_ed25519`, the ordinary setup step), are
+    information."""
     lower = text.lower
     for match in text.matches(_SECRET_PATHS):
         start = match.start()
         if lower.startswith(_KEYCHAIN_COMMANDS, start):
-            yield start, match.end()
+            if text.at_command_position(start) or lower[text.command_start(start) : start].strip() in _QUOTE_MARKS:
+                yield start, match.end(), "a credential file or store", True
             continue
         command = text.command_start(start)
-        if any(_at_word(lower, word.start()) for word in _READING.finditer(lower, command, start)):
-            yield start, match.end()
+        if lower[command:start].lstrip(" \t$>").startswith(_ADDED_TO_AGENT):
+            yield start, match.end(), "the user's own SSH key, added to the SSH agent", False
+        elif _uploaded(lower, start) or any(
+            _at_word(lower, word.start()) for word in _READING.finditer(lower, command, start)
+        ):
+            if match.group().endswith(_PROJECT_STORES) and not _in_home(lower, command, start):
+                yield start, match.end(), "a project's package registry settings, which may hold a token", False
+            else:
+                yield start, match.end(), "a credential file or store", True
+
+
+_QUOTE_MARKS = ('"', "'")  # a command given as a string (`os.system("security find-generic-password ...")`)
+
+
+def _uploaded(lower: str, start: int) -> bool:
+    """Whether the path starting at `start` is given to curl as a file to send (`-F f=@~/.ssh/id_rsa`)."""
+    path_start = start
+    while path_start > 0 and start - path_start < 256 and lower[path_start - 1] in _PATH_CHARACTERS:
+        path_start -= 1
+    return path_start > 0 and lower[path_start - 1] == "@"
+
+
+def _in_home(lower: str, command: int, start: int) -> bool:
+    """Whether the path of a store starting at `start` lies in the home folder (`~/.npmrc`, `$HOME/.npmrc`,
+    `Path.home() / ".npmrc"`), judged from its command up to it."""
+    before = lower[max(command, start - 64) : start]
+    return any(mark in before for mark in _HOME_MARKS)
 
 
 def _at_word(lower: str, offset: int) -> bool:
@@ -130,15 +166,16 @@ def _dotenv_reads(text: Text) -> Iterator[tuple[int, int]]:
 
 def reads(text: Text) -> Iterator[Diagnostic]:
     """`security-credential-read` findings: secret files and stores, `.env`, the environment."""
-    spans = [(start, end, "a credential file or store") for start, end in _secret_path_reads(text)]
-    spans.extend((start, end, "a `.env` file, where secrets usually live") for start, end in _dotenv_reads(text))
+    spans = list(_secret_path_reads(text))
+    # a project's `.env` holds its own settings and keys: information, unless it is sent (the pair, __init__.py)
+    spans.extend((start, end, "a `.env` file, where secrets usually live", False) for start, end in _dotenv_reads(text))
     spans.extend(
-        (m.start(), m.end(), "the whole environment, every secret in it")
+        (m.start(), m.end(), "the whole environment, every secret in it", True)
         for m in text.words(_ENV_DUMP)
         if text.at_command_position(m.start()) and not _SEARCHED.match(text.lower, m.end())
         and text.text[m.start() - 1 : m.start()] not in _NOT_A_COMMAND
     )
-    for start, end, what in sorted(spans):
+    for start, end, what, warning in sorted(spans):
         if text.warned(start):
             continue
         yield codes.SECURITY_CREDENTIAL_READ.at(
@@ -146,6 +183,7 @@ def reads(text: Text) -> Iterator[Diagnostic]:
             f"reads {what}: “{shown(text.text[start:end].strip(), 80)}”. Check why the skill needs it and where "
             "it goes next",
             text.range(start, end),
+            severity=None if warning else INFORMATION,
         )
     for match in text.matches_in_text(_SECRET_VARIABLE):
         name = max(_UPPER_NAME.findall(match.group()), key=len)
@@ -158,6 +196,14 @@ def reads(text: Text) -> Iterator[Diagnostic]:
             text.range(match.start(), match.end()),
             severity=INFORMATION,
         )
+
+
+# what an upload's message starts with (destinations.py turns an upload to the skill's own service into
+# information, never a raw socket, a collector or a DNS lookup)
+_PIPED_UPLOAD = "uploads what is piped into curl"
+_CURL_UPLOAD = "uploads a local file with curl"
+_OTHER_UPLOAD_WORDS = "sends a local file over the network"
+UPLOADS = (_PIPED_UPLOAD, _CURL_UPLOAD, _OTHER_UPLOAD_WORDS)
 
 
 def sends(text: Text) -> Iterator[Diagnostic]:
@@ -177,11 +223,12 @@ def sends(text: Text) -> Iterator[Diagnostic]:
             ]
             if not piped:  # a here-document or a terminal: nothing local is read
                 continue
-            yield from _sent(text, curl, match.end() + 1, "uploads what is piped into curl")
+            yield from _sent(text, curl, match.end() + 1, _PIPED_UPLOAD)
             continue
-        yield from _sent(text, curl, match.end(), "uploads a local file with curl")
+        yield from _sent(text, curl, match.end(), _CURL_UPLOAD)
     for pattern, what in (  # matched at word starts of the lower-cased text
-        (_OTHER_UPLOAD, "sends a local file or stream over the network"),
+        (_OTHER_UPLOAD, _OTHER_UPLOAD_WORDS),
+        (_RAW_SOCKET, "sends a local file or stream to a raw network socket"),
         (_COLLECTORS, "addresses a webhook, paste site, request catcher or tunnel, where data sent can be read by "
                       "anyone holding the link"),
         (_DNS_LOOKUP, "looks up a host name built from a variable: data leaves in the DNS query itself"),

@@ -39,11 +39,14 @@ _WARNING_WORDS = Expression(
     r"(?:never|don't|do not|dont|avoid|instead of|rather than|not recommended|dangerous|unsafe|insecure|"
     r"beware|warning|watch for|look out for|malicious|attacker|attack|injection|red flag|suspicious|e\.g\.|"
     r"for example|such as|"
-    r"example of|refuse|reject|detect|flag)\b",
+    r"example of|refuse|reject|detect|flag|theft|steal|stealer|indicators?)\b",
 )
 
 
 _CONTINUATION = Expression(r"[\\`]\r?\n")
+# a Markdown list item, and how far up its lead line is looked for (a list of what not to do, text.warned)
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
+_LIST_LEAD_LINES = 40
 
 
 _COMMAND_SEPARATORS = (";", "&", "|", "(", "`")
@@ -246,10 +249,28 @@ class Text(Haystack):
         if self._warnings is None:
             self._warnings = [match.start() for match in self.words(_WARNING_WORDS)]
         index = bisect_left(self._warnings, offset) - 1  # a word before the match, not the match itself
-        if index < 0:
+        line = self.line_of(offset)
+        if index >= 0:
+            word = self._warnings[index]
+            if word >= self.line_starts[line] and offset - word <= SECURITY_WINDOW_CHARS:
+                return True
+        return self._list_under_warning(line)
+
+    def _list_under_warning(self, line: int) -> bool:
+        """Whether `line` is an item of a list whose lead line warns ("**Don't:**", "Avoid these:"): each item
+        of a list of what not to do is a warning too. The lead is the first line above the list's items, their
+        indented continuations and blank lines, looked for at most `_LIST_LEAD_LINES` up."""
+        if not _LIST_ITEM.match(self.line_text(line)):
             return False
-        word = self._warnings[index]
-        return word >= self.line_starts[self.line_of(offset)] and offset - word <= SECURITY_WINDOW_CHARS
+        assert self._warnings is not None
+        for above in range(line - 1, max(-1, line - 1 - _LIST_LEAD_LINES), -1):
+            held = self.line_text(above)
+            if not held.strip() or _LIST_ITEM.match(held) or held[:1] in (" ", "\t"):
+                continue
+            start, end = self.line_span(above)
+            index = bisect_left(self._warnings, start)
+            return index < len(self._warnings) and self._warnings[index] < end
+        return False
 
 
 def _invisible(char: str) -> bool:
