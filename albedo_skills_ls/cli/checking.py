@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -37,6 +38,33 @@ def findings_of(catalog: Catalog) -> Findings:
         (diagnostic for found in catalog.file_diagnostics.values() for diagnostic in found), key=lambda d: d.sort_key
     )
     return Findings(tuple(every), dict(count_severities(every)), catalog.folders_examined, len(catalog.skills))
+
+
+def with_added(catalog: Catalog, added: list[Diagnostic]) -> Catalog:
+    """The catalog with findings `added` to its per-file view and its counts (the skills are untouched)."""
+    from ..skills.core.model import count_severities
+
+    per_file = dict(catalog.file_diagnostics)
+    for diagnostic in added:
+        per_file[diagnostic.path] = per_file.get(diagnostic.path, ()) + (diagnostic,)
+    more = count_severities(added)
+    counts = {key: catalog.diagnostic_counts[key] + more[key] for key in catalog.diagnostic_counts}
+    return catalog._replace(file_diagnostics=MappingProxyType(per_file), diagnostic_counts=MappingProxyType(counts))
+
+
+def with_command_findings(catalog: Catalog, target: Target) -> Catalog:
+    """`command-unknown` over the catalog's skills and, for a workspace, its `AGENTS.md`, `CLAUDE.md`,
+    `GEMINI.md` and chat files. Not for files checked alone (pre-commit): without the skills beside them a
+    command of the workspace would look unknown."""
+    if target.kind == "files":
+        return catalog
+    from ..skills.language.unknown_commands import check_catalog, commands_of
+    from .program import PROG
+
+    found, truncated = check_catalog(catalog, commands_of(catalog))
+    if truncated:
+        print(f"{PROG}: {truncated}", file=sys.stderr)
+    return with_added(catalog, [diagnostic for items in found.values() for diagnostic in items])
 
 
 def load_target(target: Target, args: argparse.Namespace) -> Catalog:

@@ -1,4 +1,5 @@
-"""`textDocument/codeAction`: quick fixes for a SKILL.md, each a `WorkspaceEdit` (the server writes nothing).
+"""`textDocument/codeAction`: quick fixes for a SKILL.md or a chat buffer (its `command-unknown`), each a
+`WorkspaceEdit` (the server writes nothing).
 
 The fixes come from the engine re-checking the buffer (`quick_fixes`), never from the client's
 diagnostic text. An action is offered for a finding the client sent in the request context (same code and
@@ -9,7 +10,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ..skills.authoring.fixes import quick_fixes
+from ..skills.authoring.fixes import Fix, command_fixes, quick_fixes
+from ..skills.language.unknown_commands import check_text
 from .convert import LineSource, to_lsp_diagnostic
 from .documents import OpenDocument, by_kind, isolated
 from .server import AlbedoLanguageServer
@@ -43,14 +45,23 @@ def _workspace_edit(ls: AlbedoLanguageServer, document: OpenDocument, edits: lis
     return types.WorkspaceEdit(changes={document.uri: edits})
 
 
+def fixes_of(ls: AlbedoLanguageServer, document: OpenDocument) -> list[Fix]:
+    """A `SKILL.md`'s quick fixes, or a chat buffer's (its `command-unknown`), against the catalog serving it."""
+    assert document.path is not None
+    catalog = ls.workspaces.session_for(document.path).snapshot
+    commands = ls.findings.command_findings.commands(catalog)
+    if document.kind == "skill":
+        return quick_fixes(document.path, document.text, commands)
+    return command_fixes(check_text(commands, document.path, document.text))
+
+
 def code_actions(
     ls: AlbedoLanguageServer, document: OpenDocument, params: types.CodeActionParams
 ) -> list[types.CodeAction]:
-    assert document.path is not None
     source = document.source
     sent = list(params.context.diagnostics)
     actions = []
-    for fix in quick_fixes(document.path, document.text):
+    for fix in fixes_of(ls, document):
         diagnostic = to_lsp_diagnostic(fix.diagnostic, source, ls.encoding, LineSource)
         matched = next(
             (d for d in sent if str(d.code) == fix.diagnostic.code and d.range == diagnostic.range), None
@@ -81,4 +92,7 @@ def register(server: AlbedoLanguageServer) -> None:
     def code_action(ls: AlbedoLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         if not _wants_quick_fixes(params.context.only):
             return []
-        return by_kind(ls, params.text_document.uri, [], skill=lambda document: code_actions(ls, document, params))
+        def answer(document: OpenDocument) -> list[types.CodeAction]:
+            return code_actions(ls, document, params)
+
+        return by_kind(ls, params.text_document.uri, [], skill=answer, chat=answer)

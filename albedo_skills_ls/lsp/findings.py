@@ -1,8 +1,9 @@
 """Which diagnostics each file has now, decided by the file's kind (the one place).
 
 Part of the server core, and plain Python: no pygls. An open `SKILL.md` is checked from its buffer
-(`check_buffer`), a chat buffer's `/commands` against its folder's catalog (`slash.check_chat`), any other
-file is what the snapshot found on disk; the security reading adds its findings (of the buffer when the
+(`check_buffer`, with `command-unknown`), a chat buffer's `/commands` against its folder's catalog
+(`slash.check_chat`), any other file is what the snapshot found on disk, with the `command-unknown` of its
+saved text (`command_findings.py`); the security reading adds its findings (of the buffer when the
 file is open, of the saved files otherwise; `security_findings.py`); then the agents chosen in
 `albedoSkills.hosts` add their refusals, and the whole is bounded per file (`skills/core/limits.py` MAX_FILE_DIAGNOSTICS). The server hands in how to
 find an open document and which files are open.
@@ -15,6 +16,7 @@ from typing import Callable, Iterable, Mapping, Protocol
 from ..skills.language import slash
 from ..skills.catalog.session import SkillsSession, bounded_file_diagnostics, check_buffer
 from ..skills.core.model import Diagnostic
+from .command_findings import CommandFindings
 from .host_findings import HostFindings
 from .security_findings import SecurityFindings, bundling_folder, policy_of
 from .settings import Settings
@@ -46,11 +48,13 @@ class Findings:
         self._open_paths = open_paths
         self.host_findings = HostFindings()  # other agents' verdicts (`albedoSkills.hosts`, the hover)
         self.security_findings = SecurityFindings()  # the security reading (`albedoSkills.security.*`)
+        self.command_findings = CommandFindings()  # `command-unknown` in buffers and saved files
 
     def clear(self) -> None:
         """The disk or the settings changed: other agents' verdicts and the security reading are read again."""
         self.host_findings.clear()
         self.security_findings.clear()
+        self.command_findings.clear()
 
     def for_file(self, path: str) -> tuple[Diagnostic, ...]:
         """What the editor shows for one file now: bounded (skills/core/limits.py MAX_FILE_DIAGNOSTICS)."""
@@ -78,9 +82,14 @@ class Findings:
         policy = policy_of(settings)
         if document is not None and document.kind == "skill":
             own = check_buffer(self.workspaces.session_placing(path).snapshot, path, document.text)
+            commands = self.command_findings.in_buffer(
+                self.workspaces.session_for(path).snapshot, path, document.text, skill_file=True
+            )
+            own += tuple(unknown.diagnostic for unknown in commands)
             return by_position(own + self.security_findings.in_buffer(path, document.text, "skill", policy))
         if document is not None and document.kind == "chat":  # its `/commands`, against its folder's catalog
-            return slash.check_chat(self.workspaces.session_for(path).snapshot, path, document.text)
+            catalog = self.workspaces.session_for(path).snapshot
+            return slash.check_chat(catalog, path, document.text, self.command_findings.commands(catalog))
         if document is not None and self.bundled(path):  # a file a skill bundles, open: its unsaved text
             return self.security_findings.in_buffer(path, document.text, "bundled", policy)
         # imported here: the reading's review brings hashing (baselines), which an editor's start does without
@@ -93,6 +102,11 @@ class Findings:
                 found = known
                 break
         for session in self.workspaces.sessions:
+            commands = self.commands_on_disk(session).get(path)
+            if commands:
+                found = by_position(found + commands)
+                break
+        for session in self.workspaces.sessions:
             security = beside_own(self.security_on_disk(session).get(path, ()), found)
             if security:
                 return by_position(found + security)
@@ -101,6 +115,10 @@ class Findings:
     def security_on_disk(self, session: SkillsSession) -> Mapping[str, tuple[Diagnostic, ...]]:
         """The security reading of a folder's workspace skills as saved, per file."""
         return self.security_findings.on_disk(session.workspace, session.snapshot, policy_of(self._settings()))
+
+    def commands_on_disk(self, session: SkillsSession) -> Mapping[str, tuple[Diagnostic, ...]]:
+        """`command-unknown` of a folder's saved skills, agent files and chat files, per file."""
+        return self.command_findings.on_disk(session, self._settings().chat_file_patterns)
 
     def bundled(self, path: str) -> bool:
         """Whether `path` is a file some skill of the catalogs bundles (checked live when open)."""
@@ -126,6 +144,7 @@ class Findings:
             if settings.hosts:  # files only other agents read (.claude/skills...) have findings too
                 paths.update(dict.fromkeys(self.hosts_diagnostics(session)))
             paths.update(dict.fromkeys(self.security_on_disk(session)))  # bundled files too
+            paths.update(dict.fromkeys(self.commands_on_disk(session)))  # agent and chat files too
         for path in self._open_paths():
             if self.checks_live(path):
                 paths[path] = None

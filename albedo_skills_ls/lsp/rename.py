@@ -147,6 +147,8 @@ def _plan(ls: AlbedoLanguageServer, target: Target, new_name: str) -> RenamePlan
     plan = plan_rename(catalog_of(ls, target), target, new_name, ls.settings.home_folder(), **search_options(ls))
     if isinstance(plan, Refusal):
         raise RequestFailed(f"cannot rename `{target.name}` to `{new_name}`: {plan.message}")
+    # a `/old` the rename could not reach (outside the workspace, typed later) is then named for what it became
+    ls.findings.command_findings.remember_rename(plan.old_name, plan.new_name)
     return plan
 
 

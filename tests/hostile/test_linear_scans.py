@@ -16,12 +16,13 @@ import pytest
 from lsprotocol import types
 
 from albedo_skills_ls.skills.document import markdown_spans, reference_scan, rules
-from albedo_skills_ls.skills.language import mention_scan, slash
+from albedo_skills_ls.skills.language import mention_scan, slash, unknown_commands
 from albedo_skills_ls.skills.authoring.completion import complete_frontmatter
 from albedo_skills_ls.skills.authoring.hover import hover_field
 from albedo_skills_ls.skills.authoring.outline import outline
 from albedo_skills_ls.skills.document.frontmatter import split_and_parse
 from albedo_skills_ls.skills.document.markdown_spans import code_spans, inline_links
+from albedo_skills_ls.skills.catalog.discovery import discover
 from lsp.harness import uri, valid, write_skill
 
 from .guard import HANG_GUARD_SECONDS, finishes
@@ -155,6 +156,27 @@ def mentions_line(line: str) -> None:
 )
 def test_command_token_scan_is_linear(line):
     finishes(mentions_line, line)
+
+
+@pytest.fixture(scope="module")
+def many_commands(tmp_path_factory):
+    """A catalog of 100 skills, `demo` among them, with names of every length from 4 to 64."""
+    root = tmp_path_factory.mktemp("commands") / ".agents" / "skills"
+    names = ["demo"] + [(f"s{index:02d}" + "x" * 64)[: 4 + (index * 7) % 61] for index in range(99)]
+    for name in names:
+        write_skill(root, name, valid(name))
+    return unknown_commands.commands_of(discover(str(root.parent.parent), user_roots=False))
+
+
+# 100,000 `/x` and worse: each distinct word is looked up once, through its deletions, whatever the catalog
+@pytest.mark.parametrize(
+    "text",
+    ["/x " * 100_000, "/x\n" * 100_000, " ".join(f"/w{index:05d}" for index in range(100_000)),
+     " ".join(["/demox"] * 100_000), _repeat("/skill:a "), "/" + _repeat("a") + " now"],
+    ids=["x-one-line", "x-per-line", "distinct", "near-misses", "skill-form", "one-long-word"],
+)
+def test_command_unknown_is_linear(text, many_commands):
+    finishes(unknown_commands.check_text, many_commands, "/w/AGENTS.md", text)
 
 
 def frontmatter_line(line: str) -> None:

@@ -17,6 +17,8 @@ import pytest
 
 from albedo_skills_ls.skills.core import codes, codes_doc
 from albedo_skills_ls.skills.authoring.fixes import quick_fixes
+from albedo_skills_ls.skills.catalog.discovery import discover
+from albedo_skills_ls.skills.language.unknown_commands import commands_of
 from albedo_skills_ls.skills.core.codes import CODES, FIXABLE
 from albedo_skills_ls.skills.core.model import SEVERITY_RANK
 
@@ -71,6 +73,7 @@ FIXABLE_EXAMPLES = {
     "allowed-tools-list": "---\nname: demo\ndescription: Does things.\nallowed-tools: [Read, Grep]\n---\n",
     "reference-missing": "---\nname: demo\ndescription: Does things.\n---\nSee [g](reference/guide.md).\n",
     "yaml-unquoted-colon": "---\nname: demo\ndescription: Use this: when asked.\n---\n",
+    "command-unknown": "---\nname: demo\ndescription: Does things.\n---\nRun /demoo first.\n",
 }
 
 
@@ -79,8 +82,12 @@ def test_the_fixable_set_is_what_quick_fixes_answer(tmp_path: Path) -> None:
     (tmp_path / "demo" / "references").mkdir(parents=True)
     (tmp_path / "demo" / "references" / "guide.md").write_text("# Guide\n")  # the near miss a fix uses
     assert set(FIXABLE_EXAMPLES) == FIXABLE
+    skill = tmp_path / "ws/.agents/skills/demo/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(FIXABLE_EXAMPLES["name-mismatch"].replace("other", "demo"))
+    commands = commands_of(discover(str(tmp_path / "ws"), str(tmp_path / "home"), user_roots=False))
     for code, text in FIXABLE_EXAMPLES.items():
-        assert code in {fix.diagnostic.code for fix in quick_fixes(path, text)}, code
+        assert code in {fix.diagnostic.code for fix in quick_fixes(path, text, commands)}, code
     # diagnostics of codes outside the set get no fix
     unfixable = "---\nname: demo\nname: demo\nmodel: x\n---\n"
     assert quick_fixes(path, unfixable) == []

@@ -21,7 +21,7 @@ LSP_CORE = {
     f"{PACKAGE}.lsp.{name}"
     for name in (
         "server", "documents", "convert", "delivery", "settings", "client", "pygls_internals", "host_findings",
-        "workspaces", "findings", "security_findings", "watchers", "client_log", "uris",
+        "workspaces", "findings", "security_findings", "command_findings", "watchers", "client_log", "uris",
     )
 }
 LSP_ASSEMBLY = {f"{PACKAGE}.lsp.{name}" for name in ("app", "main", "transport", "redaction")}

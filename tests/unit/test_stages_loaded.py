@@ -24,7 +24,8 @@ ENGINE = "albedo_skills_ls.skills."
 # verb (its words after the program's name, with WS for the workspace) -> the stages it uses
 VERB_STAGES = {
     # validation and the security reading, over the catalog
-    ("check", "WS", "--no-user-roots"): {"core", "document", "resources", "catalog", "security"},
+    # and `command-unknown`, which compares the `/words` of the texts with the commands
+    ("check", "WS", "--no-user-roots"): {"core", "document", "resources", "catalog", "security", "language"},
     ("catalog", "WS", "--no-user-roots"): {"core", "document", "catalog"},
     # the activation reads the session's catalog, which keeps the resources' encoding verdicts
     ("invoke", "alpha", "merge these", "--workspace", "WS", "--no-user-roots"): {

@@ -108,7 +108,7 @@ def start_reading_ahead(target: Target, args: argparse.Namespace) -> ReadingAhea
 
 
 def _check(target: Target, args: argparse.Namespace, ahead: ReadingAhead | None) -> int:
-    from ..checking import examined_paths, findings_of, load_target
+    from ..checking import examined_paths, findings_of, load_target, with_command_findings
     from ..targets import require_examined
 
     catalog = load_target(target, args)
@@ -117,6 +117,7 @@ def _check(target: Target, args: argparse.Namespace, ahead: ReadingAhead | None)
         return print_diff(catalog, args.unsafe, target.base)
     if args.fix and apply_fixes(catalog, args.unsafe):
         catalog = load_target(target, args)  # what is left, as the files are now
+    catalog = with_command_findings(catalog, target)
     if args.hosts:
         from .hosts import with_host_findings
 

@@ -35,11 +35,9 @@ def with_host_findings(catalog, args: argparse.Namespace, only: list[str] | None
     """`check --hosts`: the catalog's findings plus the chosen agents' refusals, on the files `only` when files
     are checked, else on every file under `workspace` and the home folder. `check` reports every finding of
     the per-file view; the catalog's skills and Albedo's own findings are untouched."""
-    from types import MappingProxyType
-
     from ...skills.hosts import report
     from ...skills.hosts.diagnostics import host_diagnostics
-    from ...skills.core.model import count_severities
+    from ..checking import with_added
 
     home = home_folder(args)
     ids = chosen_hosts(args.hosts)
@@ -52,12 +50,7 @@ def with_host_findings(catalog, args: argparse.Namespace, only: list[str] | None
             if found not in by_workspace:
                 by_workspace[found] = host_diagnostics(report(found, home, ids))
             extra[path] = by_workspace[found].get(path, ())
-    added = [d for items in extra.values() for d in items]
-    per_file = dict(catalog.file_diagnostics)
-    for diagnostic in added:
-        per_file[diagnostic.path] = per_file.get(diagnostic.path, ()) + (diagnostic,)
-    counts = {key: catalog.diagnostic_counts[key] + count_severities(added)[key] for key in catalog.diagnostic_counts}
-    return catalog._replace(file_diagnostics=MappingProxyType(per_file), diagnostic_counts=MappingProxyType(counts))
+    return with_added(catalog, [d for items in extra.values() for d in items])
 
 
 def configure_hosts(parser: argparse.ArgumentParser) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Iterable
 
 from ..core.codes import (
     ALLOWED_TOOLS_LIST,
@@ -25,6 +26,7 @@ from ..catalog.references import reference_fixes
 from ..document.rules import check_frontmatter, close_field, name_problem, string_items, suggest_name
 from ..document.skill_file import SKILL_FILE, traps
 from ..document.yamltree import Mapping, Scalar
+from ..language.unknown_commands import Commands, Unknown, check_text
 from .fields import folder_name_of, template
 
 
@@ -105,8 +107,19 @@ def _join_allowed_tools(diagnostic: Diagnostic, mapping: Mapping) -> Fix | None:
     return Fix("Join the `allowed-tools` list into one string", diagnostic, (edit,), True, safe=True)
 
 
-def quick_fixes(path: str, text: str) -> list[Fix]:
-    """Every quick fix for the document at `path` with this text, one or more per fixable diagnostic."""
+def command_fixes(unknowns: Iterable[Unknown]) -> list[Fix]:
+    """`command-unknown`: each near command typed in place of the word, the nearest preferred. Not safe: it
+    changes which command the text runs."""
+    return [
+        Fix(f"Change to `{text}`", unknown.diagnostic, (Edit(unknown.diagnostic.range, text),), index == 0)
+        for unknown in unknowns
+        for index, text in enumerate(unknown.replacements())
+    ]
+
+
+def quick_fixes(path: str, text: str, commands: Commands | None = None) -> list[Fix]:
+    """Every quick fix for the document at `path` with this text, one or more per fixable diagnostic;
+    `commands` (the catalog's, for `command-unknown`): without them no command is known to be mistyped."""
     if os.path.basename(path) != SKILL_FILE:
         return []
     folder_name = folder_name_of(path)
@@ -169,6 +182,8 @@ def quick_fixes(path: str, text: str) -> list[Fix]:
             )
     for near in reference_fixes(path, text):
         fixes.append(Fix(f"Change the path to `{near.new_text}`", near.diagnostic, (Edit(near.range, near.new_text),), True))
+    if commands is not None:
+        fixes += command_fixes(check_text(commands, path, text, skip_frontmatter=True))
     return fixes
 
 

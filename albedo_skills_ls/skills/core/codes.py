@@ -323,6 +323,22 @@ UNKNOWN_COMMAND = _code(
     "Check `commands.catalog` for the available commands, or reload if the skill was added since.",
 )
 
+# --- commands named in prose: skill bodies, agent files, chat files ----------------------------------------
+
+COMMAND_UNKNOWN = _code(
+    "command-unknown", WARNING,
+    "A `/command` in a skill, an agent file or a chat file names no command, but is one edit from one.",
+    "a `/word` standing alone in running text (docs/rename.md: in a sentence or at a line start; never in code, "
+    "a path, a URL or `and/or`) in a skill's body, `AGENTS.md`, `CLAUDE.md`, `GEMINI.md` or a chat file, that "
+    "is no command of the catalog while one is a letter away (added, dropped, changed, two swapped, or letter "
+    "case), or is the old name of a skill the editor renamed in this session. A `/word` close to no command "
+    "(`/tmp`, a path) says nothing; the top folders of a Unix file system (`/etc`, `/usr`...) never warn. In a "
+    "chat file a command at a message start close to none stays `unknown-command`",
+    "Apply the quick fix (`did you mean /demo?`) or correct the command. If the word is meant as written, "
+    "silence it with a reason on the line above: `<!-- albedo-skills-ignore command-unknown: why -->`.",
+    fixable=True,
+)
+
 # --- skills.resources: entries left out of a listing (reported as warnings or information) -------------------
 
 RESOURCE_NOT_REGULAR = _code(

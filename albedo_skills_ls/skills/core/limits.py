@@ -65,3 +65,12 @@ MAX_BASELINE_BYTES = 16 * 1024 * 1024  # a `check --baseline` file read (a basel
 # Mentions of a skill (skills/language/mentions.py): the walk of the workspace for agent files and chat files
 MAX_MENTION_WALK_ENTRIES = 20_000  # directory entries read in one walk
 MAX_MENTION_WALK_DEPTH = 12  # folder levels below the workspace folder
+
+# `command-unknown` (skills/language/unknown_commands.py): how close a `/word` must be to a command to be taken
+# for a mistyped one. One edit (a letter added, dropped, changed, or two neighbours swapped): `/demoo`, `/dmeo`.
+# The near-miss index holds every command with up to this many letters deleted, so its size and each lookup
+# grow as a name's length to this power: 1 keeps both linear.
+COMMAND_TYPO_EDITS = 1
+# a command shorter than this is never suggested: one edit away from a two- or three-letter name lies half the
+# language (`/qa` is one letter from `/qb`, `/pdf` from `/pd`), and a near miss there would rarely be a typo
+MIN_TYPO_COMMAND_CHARS = 4

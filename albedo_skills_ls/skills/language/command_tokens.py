@@ -31,7 +31,7 @@ CLOSING = frozenset(".,;:!?)]\"'*_")  # may stand just after the word, besides w
 # closing, unless a word character follows: `/demo.md`, `/plugin:command`, `/demo_config` go on as one word
 _CONTINUES = frozenset(".:_")
 SKILL_FORM = "/skill:"
-_WORD = re.compile(r"[A-Za-z0-9-]*")
+_WORD_CLASS = "A-Za-z0-9-"  # what a word holds: a name's characters, in any letter case
 
 CommandKind = Literal["command", "code"]
 
@@ -61,51 +61,35 @@ class LineCommand(NamedTuple):
     kind: CommandKind
 
 
-def _is_word_character(character: str) -> bool:
-    return character.isascii() and (character.isalnum() or character == "-")
+def _characters(characters: frozenset[str]) -> str:
+    return re.escape("".join(sorted(characters)))
+
+
+# The rule in one expression: the `/` after the line start, white space or opening punctuation; the skill
+# form when `skill:` is followed by a word; the word; then the line end, white space or closing punctuation
+# (a continuing one only when no word character follows). One character class per part, the word taken
+# possessively: nothing to backtrack into, so a scan is linear.
+_TOKEN = re.compile(
+    rf"(?:(?<=[\s{_characters(OPENING)}])|^)/((?:skill:(?=[{_WORD_CLASS}]))?)([{_WORD_CLASS}]++)"
+    rf"(?=$|[\s{_characters(CLOSING - _CONTINUES)}]|[{_characters(_CONTINUES)}](?![{_WORD_CLASS}]))"
+)
+_new_token = tuple.__new__  # a Token from its fields without its Python-level __new__: one per `/word`
+
+
+def _token(match: re.Match[str]) -> Token:
+    start = match.start(2)
+    return _new_token(Token, (match.start(), start, match.group(2), bool(match.group(1))))
 
 
 def token_at(text: str, slash: int) -> Token | None:
     """The command token whose `/` is at `slash` in `text`, when it stands alone there; else None."""
-    if slash > 0:
-        before = text[slash - 1]
-        if not (before.isspace() or before in OPENING):
-            return None
-    start = slash + 1
-    end = _WORD.match(text, start).end()  # type: ignore[union-attr]  # `*` always matches
-    skill_form = False
-    if end - start == len("skill") and text.startswith(SKILL_FORM, slash) and end + 1 < len(text):
-        if _is_word_character(text[end + 1]):
-            start, skill_form = end + 1, True
-            end = _WORD.match(text, start).end()  # type: ignore[union-attr]
-    if end == start or not _ends_alone(text, end):
-        return None
-    return Token(slash, start, text[start:end], skill_form)
-
-
-def _ends_alone(text: str, end: int) -> bool:
-    if end == len(text):
-        return True
-    after = text[end]
-    if after.isspace():
-        return True
-    if after not in CLOSING:
-        return False
-    return not (after in _CONTINUES and end + 1 < len(text) and _is_word_character(text[end + 1]))
+    match = _TOKEN.match(text, slash)
+    return _token(match) if match is not None else None
 
 
 def standalone_tokens(text: str) -> list[Token]:
     """Every command token standing alone in `text` (one line, or a code span's content), left to right."""
-    found: list[Token] = []
-    slash = text.find("/")
-    while slash >= 0:
-        token = token_at(text, slash)
-        if token is not None:
-            found.append(token)
-            slash = text.find("/", token.end)
-        else:
-            slash = text.find("/", slash + 1)
-    return found
+    return list(map(_token, _TOKEN.finditer(text)))
 
 
 def line_commands(line: str) -> list[LineCommand]:

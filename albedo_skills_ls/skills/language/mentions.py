@@ -133,7 +133,7 @@ def _skill_files(catalog: Catalog, roots: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(paths))
 
 
-def _walk_workspace(workspace: str, chat_patterns: tuple[str, ...]) -> tuple[list[tuple[str, bool]], str | None]:
+def walk_workspace(workspace: str, chat_patterns: tuple[str, ...]) -> tuple[list[tuple[str, bool]], str | None]:
     """(path, is an agent definition) of the agent files and chat files in the workspace; the walk is
     bounded, and says why it stopped early."""
     found: list[tuple[str, bool]] = []
@@ -211,7 +211,7 @@ def find_mentions(
     files: list[tuple[str, bool]] = [(path, False) for path in _skill_files(catalog, roots)]
     truncated = None
     if workspace is not None:
-        walked, truncated = _walk_workspace(workspace, chat_patterns)
+        walked, truncated = walk_workspace(workspace, chat_patterns)
         files += walked
     files += _home_files(home)
     files += [(path, False) for path in extra_files]

@@ -21,6 +21,7 @@ from ..activation.commands import command_entries
 from ..document.frontmatter import lines_of
 from ..document.markdown_spans import fenced_lines
 from ..core.model import Catalog, CommandEntry, Diagnostic, Range
+from .unknown_commands import Commands, check_text, commands_of
 
 # A command token at a message start: `/` and what follows up to white space; a second `/` makes it a path.
 _TOKEN = re.compile(r"^([ \t]*)(/[^\s/]*)(?=\s|$)")
@@ -122,12 +123,17 @@ def _entry_in(entries: tuple[CommandEntry, ...], command: str) -> CommandEntry |
     return None
 
 
-def check_chat(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ...]:
-    """`unknown-command` (information) for each `/command` at a message start that the catalog lacks."""
+def check_chat(catalog: Catalog, path: str, text: str, commands: Commands | None = None) -> tuple[Diagnostic, ...]:
+    """A chat buffer's findings: `command-unknown` (warning) for each `/word` standing alone that is one edit
+    from a command (`unknown_commands.py`; `commands`: the catalog's, indexed by the caller, else here), and
+    `unknown-command` (information) for each `/command` at a message start that the catalog lacks and that no
+    `command-unknown` already names."""
     entries = command_entries(catalog)
-    found = []
+    near = check_text(commands or commands_of(catalog), path, text)
+    found = [unknown.diagnostic for unknown in near]
+    named = {unknown.diagnostic.range.start for unknown in near}
     for use in command_uses(text):
-        if _entry_in(entries, use.command) is not None:
+        if _entry_in(entries, use.command) is not None or use.range.start in named:
             continue
         found.append(
             codes.UNKNOWN_COMMAND.at(
@@ -137,7 +143,7 @@ def check_chat(catalog: Catalog, path: str, text: str) -> tuple[Diagnostic, ...]
                 use.range,
             )
         )
-    return tuple(found)
+    return tuple(sorted(found, key=lambda diagnostic: diagnostic.sort_key))
 
 
 def argument_values(entry: CommandEntry) -> list[str]:

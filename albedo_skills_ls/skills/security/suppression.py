@@ -1,4 +1,4 @@
-"""Inline markers that silence one security finding, with the reason the person gave.
+"""Inline markers that silence one security finding (or a `command-unknown`), with the reason the person gave.
 
 A marker is a comment holding `albedo-skills-ignore CODE: REASON`, in whatever comment the file's language
 has: `<!-- albedo-skills-ignore security-fetch-and-run: the vendor's documented installer -->` in Markdown,
@@ -60,7 +60,7 @@ class Marker(NamedTuple):
         if not is_silenceable(self.code):
             return (
                 f"`{self.code}` is not a security code a marker can silence, so this marker silences nothing: "
-                f"name one of the security-... codes of docs/diagnostics.md"
+                f"name one of the security-... codes of docs/diagnostics.md, or command-unknown"
             )
         if self.reason is None:
             return (
@@ -88,10 +88,19 @@ class Outcome(NamedTuple):
     problems: tuple[Diagnostic, ...]  # one `security-ignore-invalid` per malformed marker
 
 
+# codes outside the security reading that a marker silences: warnings about prose the author may mean as written
+SILENCEABLE_BESIDES_SECURITY = frozenset({codes.COMMAND_UNKNOWN.id})
+
+
 def is_silenceable(code_id: str) -> bool:
-    """A registered security code other than the marker's own finding (a marker cannot silence markers)."""
+    """A registered security code other than the marker's own finding (a marker cannot silence markers), or
+    one of SILENCEABLE_BESIDES_SECURITY."""
     code = codes.CODES.get(code_id)
-    return code is not None and code.category == codes.SECURITY and code_id != codes.SECURITY_IGNORE_INVALID.id
+    if code is None:
+        return False
+    if code_id in SILENCEABLE_BESIDES_SECURITY:
+        return True
+    return code.category == codes.SECURITY and code_id != codes.SECURITY_IGNORE_INVALID.id
 
 
 def is_markdown(path: str) -> bool:
