@@ -19,6 +19,7 @@ from lsprotocol import types
 
 from ..skills.language.mentions import Target, target_at
 from ..skills.core.model import Range
+from ..skills.core.paths import is_within
 from ..skills.language.rename import Refusal, RenamePlan, finish_command, plan_rename
 from ..skills.document.rules import check_document
 from ..skills.document.skill_file import read_skill_text
@@ -26,7 +27,7 @@ from .commands import RequestFailed
 from .convert import to_lsp_range
 from .uris import path_to_uri, uri_to_path
 from .documents import OpenDocument, offer
-from .references import catalog_of, search_options, source, target_under
+from .references import catalog_of, search_options, source, target_under, workspace_folders
 from .server import AlbedoLanguageServer
 
 # The folder renames this server's own rename edits asked for, by server: VS Code runs its file-operation
@@ -112,8 +113,9 @@ def workspace_edit(ls: AlbedoLanguageServer, plan: RenamePlan, *, with_folder: b
             RELINK: types.ChangeAnnotation(
                 label=f"Rename the skill `{plan.old_name}` (its mirror links: `{finish_command(plan.old_name, plan.new_name)}`)",
                 needs_confirmation=True,
-                description=f"{len(plan.relinks)} link(s) in other agents' folders mirror this skill and point at the old "
-                f"folder until `{finish_command(plan.old_name, plan.new_name)}` renames and re-points them",
+                description=f"Mirror link(s) in other agents' folders that an editor cannot re-point: {_relinks_named(ls, plan)}; "
+                f"they point at the old folder until `{finish_command(plan.old_name, plan.new_name)}` renames and "
+                "re-points them",
             )
         }
     elif annotation == OUTSIDE:
@@ -127,13 +129,28 @@ def workspace_edit(ls: AlbedoLanguageServer, plan: RenamePlan, *, with_folder: b
     return types.WorkspaceEdit(document_changes=changes, change_annotations=annotations)
 
 
+def _relinks_named(ls: AlbedoLanguageServer, plan: RenamePlan) -> str:
+    """Each mirror link the edit leaves, as the person finds it and as the finishing command leaves it:
+    "`.claude/skills/demo` (to become `.claude/skills/showcase` -> `../../.agents/skills/showcase`)"."""
+    folders = workspace_folders(ls)
+
+    def shown(path: str) -> str:
+        inside = next((folder for folder in folders if is_within(path, folder)), None)
+        return os.path.relpath(path, inside) if inside is not None else path
+
+    return ", ".join(
+        f"`{shown(link.old)}` (to become `{shown(link.new)}` -> `{link.link_target}`)" for link in plan.relinks
+    )
+
+
 def tell_what_is_left(ls: AlbedoLanguageServer, plan: RenamePlan) -> None:
     """What the edit cannot do, said once: links to re-point, mentions left outside the workspace."""
     notes = []
     if plan.relinks:
         notes.append(
-            f"{len(plan.relinks)} mirror link(s) in other agents' folders still point at the old folder: run "
-            f"`{finish_command(plan.old_name, plan.new_name)}` to rename and re-point them"
+            f"mirror link(s) in other agents' folders still point at the old folder, which an editor cannot "
+            f"change: {_relinks_named(ls, plan)}; run `{finish_command(plan.old_name, plan.new_name)}` to rename "
+            "and re-point them"
         )
     if plan.left:
         places = ", ".join(f"{mention.path}:{mention.range.start.line + 1}" for mention in plan.left[:3])

@@ -37,7 +37,12 @@ async def _renamed_on_disk(session, workspace, home, edit, before, then=lambda: 
     assert done.returncode == 0 and done.stdout == b"re-link .claude/skills/demo as .claude/skills/showcase -> ../../.agents/skills/showcase\n"
     assert world.snapshot(workspace) == world.expected_after(before)
     messages = [message.message for message in session.client.messages]
-    assert any("run `albedo-skills rename demo showcase` to rename and re-point them" in message for message in messages)
+    # each link named, where it is and what the command makes of it
+    assert any(
+        "still point at the old folder, which an editor cannot change: `.claude/skills/demo` (to become "
+        "`.claude/skills/showcase` -> `../../.agents/skills/showcase`); run `albedo-skills rename demo showcase` "
+        "to rename and re-point them" in message for message in messages
+    )
     assert any("1 mention(s) outside the workspace were left as they are: " in message for message in messages)
 
 
@@ -69,7 +74,11 @@ async def test_rename_from_the_name_field(servers, tmp_path):
     assert folder.annotation_id == "albedo-skills.relink"
     assert {edit.annotation_id for change in edit.document_changes[1:] for edit in change.edits} == {"albedo-skills.relink"}
     assert edit.change_annotations["albedo-skills.relink"].needs_confirmation is True
-    assert "until `albedo-skills rename demo showcase` renames and re-points them" in edit.change_annotations["albedo-skills.relink"].description
+    assert edit.change_annotations["albedo-skills.relink"].description == (
+        "Mirror link(s) in other agents' folders that an editor cannot re-point: `.claude/skills/demo` (to become "
+        "`.claude/skills/showcase` -> `../../.agents/skills/showcase`); they point at the old folder until "
+        "`albedo-skills rename demo showcase` renames and re-points them"
+    )
     await _renamed_on_disk(session, workspace, home, edit, before)
 
 
