@@ -10,8 +10,12 @@ A PATH is, in this order of questions:
   roots under the home folder): that root alone, with Albedo's rules for a root;
 - a workspace (it holds `.albedo/skills` or `.agents/skills`): its two roots, plus the user roots unless
   `--no-user-roots`, exactly as the editor's catalog;
-- any other folder holding skill folders (`FOLDER/NAME/SKILL.md`): checked with Albedo's rules as if it
-  were a root, and the run says so on stderr;
+- any other folder whose skills all sit in its child folders (`FOLDER/NAME/SKILL.md`): checked with Albedo's
+  rules as if it were a root, and the run says so on stderr;
+- any other folder with a `SKILL.md` deeper (a downloaded collection: `skills/*/SKILL.md`,
+  `plugins/*/skills/*/SKILL.md`, `skills/.curated/*/SKILL.md`): every `SKILL.md` the bounded walk of
+  `skills/catalog/skill_tree.py` finds beneath it, each checked as a single skill, and the run says on stderr
+  how many it found; a walk a bound cut short says where, and the run fails (exit 1);
 - a folder holding `.git` and nothing of the above: a workspace without skills.
 
 Anything else holds no skill: a usage error (exit 2) naming what was looked for. So is a named workspace
@@ -33,7 +37,7 @@ from .workspace import REPOSITORY_MARKER, UsageError, find_workspace, folder_arg
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ..skills.core.model import Scope
 
-Kind = Literal["workspace", "files", "root", "folder"]
+Kind = Literal["workspace", "files", "root", "folder", "tree"]
 
 
 class Target(NamedTuple):
@@ -45,9 +49,19 @@ class Target(NamedTuple):
     scope: Scope  # kind "root" or "folder": the scope its skills get
     base: str  # paths are shown relative to this folder: the workspace of the run
     named: bool  # a PATH or -w named it (not found upward from the current folder)
+    walked: str | None = None  # kind "files" found by walking this folder (absolute): every SKILL.md beneath it
+    cut: str | None = None  # the walk of `walked` stopped at a bound: where, in words
 
     def describe(self) -> str | None:
         """What stderr says before the findings, when the target is not simply a workspace or files."""
+        if self.walked is not None:
+            found = f"{len(self.files):,} SKILL.md file{'s' if len(self.files) != 1 else ''}"
+            said = (
+                f"read {found} found beneath {printable(path_from_here(self.walked))} (at any depth; .git, "
+                "node_modules and virtual environments skipped, links to folders not followed), each checked as a "
+                "single skill"
+            )
+            return said if self.cut is None else f"{said}; not every folder was read: {printable(self.cut)}"
         if self.kind == "folder":
             assert self.path is not None
             return (
@@ -130,6 +144,11 @@ def check_target(args: argparse.Namespace) -> Target:
             "several PATHs must all be SKILL.md files or skill folders"
         )
     kind, path, scope = kinds[0]
+    if kind == "tree":
+        from ..skills.catalog.skill_tree import find_skill_files
+
+        tree = find_skill_files(path)
+        return Target("files", None, tree.files, "workspace", base_for(path, home), True, path, tree.cut)
     if kind == "files":
         files = tuple(dict.fromkeys(found for _kind, found, _scope in kinds))
         return Target("files", None, files, "workspace", base_for(os.path.dirname(files[0]), home), True)
@@ -137,7 +156,10 @@ def check_target(args: argparse.Namespace) -> Target:
     return Target(kind, path, (), scope, base, True)
 
 
-KIND_WORDS = {"workspace": "workspace", "root": "skills root", "folder": "folder of skills", "files": "skill"}
+KIND_WORDS = {
+    "workspace": "workspace", "root": "skills root", "folder": "folder of skills", "files": "skill",
+    "tree": "folder holding skills",
+}
 
 
 def classify(given: str, home: str) -> tuple[Kind, str, Scope]:
@@ -160,14 +182,20 @@ def classify(given: str, home: str) -> tuple[Kind, str, Scope]:
         return "root", path, scope
     if is_workspace(path):
         return "workspace", path, "workspace"
+    from ..skills.catalog.skill_tree import find_skill_files
+
+    tree = find_skill_files(path)
+    if tree.files and (tree.cut is not None or any(os.path.dirname(os.path.dirname(f)) != path for f in tree.files)):
+        return "tree", path, "workspace"
     if holds_skill_folders(path):
         return "folder", path, "workspace"
     if os.path.isdir(os.path.join(path, REPOSITORY_MARKER)):
         return "workspace", path, "workspace"
     shown = printable(path_from_here(path))
+    cut = f"; {printable(tree.cut)}: name a folder deeper down" if tree.cut is not None else ""
     raise UsageError(
         f"{printable(given)} holds no skill: looked for {shown}/{SKILL_FILE}, skill folders {shown}/*/{SKILL_FILE}, "
-        f"and the skills roots {shown}/.albedo/skills and {shown}/.agents/skills"
+        f"the skills roots {shown}/.albedo/skills and {shown}/.agents/skills, and any {SKILL_FILE} beneath it{cut}"
     )
 
 

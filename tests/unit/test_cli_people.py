@@ -96,7 +96,7 @@ def test_a_check_that_examines_nothing_exits_2_saying_what_was_looked_for(tmp_pa
     assert (named.returncode, named.stdout) == (2, b"")
     assert named.stderr.decode() == (
         "albedo-skills: error: empty holds no skill: looked for empty/SKILL.md, skill folders empty/*/SKILL.md, "
-        "and the skills roots empty/.albedo/skills and empty/.agents/skills\n"
+        "the skills roots empty/.albedo/skills and empty/.agents/skills, and any SKILL.md beneath it\n"
     )
     # a named workspace holds no skill even when the home folder does: the home's skills are not what was named
     write_skill(home / ".agents" / "skills", "mine", valid("mine"))

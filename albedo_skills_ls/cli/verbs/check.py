@@ -38,8 +38,9 @@ def configure_check(parser: argparse.ArgumentParser) -> None:
         nargs="*",
         default=[],
         help="what to check: a skill folder or its SKILL.md (checked as a single skill; several may be named, "
-        "the way pre-commit passes files), a skills root, a folder of skill folders, or a workspace "
-        "(default: the workspace found from the current folder upward)",
+        "the way pre-commit passes files), a skills root, a folder of skill folders, a workspace "
+        "(default: the workspace found from the current folder upward), or any other folder: every SKILL.md "
+        "beneath it, such as a downloaded collection",
     )
     add_catalog_options(parser, positional=False)
     parser.add_argument(
@@ -158,6 +159,8 @@ def _check(target: Target, args: argparse.Namespace, ahead: ReadingAhead | None)
         silenced = silenced_summary(review)
         if silenced is not None:
             print(silenced, file=sys.stderr)
+    if target.cut is not None:  # a walk cut short read only part of what was named: never a pass
+        return EXIT_FINDINGS
     if args.security:  # an audit: anything the reading reports fails it
         return EXIT_FINDINGS if review.reported else EXIT_OK
     return EXIT_FINDINGS if findings.counts["error"] else EXIT_OK

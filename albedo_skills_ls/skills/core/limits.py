@@ -25,6 +25,11 @@ MAX_RESOURCE_FILES = 512  # files listed
 MAX_RESOURCE_ENTRIES = 2048  # directory entries traversed
 MAX_RESOURCE_DEPTH = 16  # directory levels below the skill root
 
+# `check PATH` on a folder that is no root nor workspace (catalog/skill_tree.py): the walk that finds every
+# SKILL.md beneath it, as scanners do (a downloaded collection keeps its skills at skills/*/ or deeper)
+MAX_SKILL_TREE_ENTRIES = 50_000  # directory entries read in one walk (a large collection holds a few thousand)
+MAX_SKILL_TREE_DEPTH = 12  # folder levels below the folder named (collections nest skills 2 to 5 levels down)
+
 # skills.read
 DEFAULT_READ_LIMIT = 16 * 1024
 MAX_READ_LIMIT = 64 * 1024

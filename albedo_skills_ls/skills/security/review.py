@@ -72,9 +72,15 @@ def review_folders(
 
     by_file: dict[str, list[Diagnostic]] = {}
     folder_of: dict[str, str] = {}
+    seen: set[Diagnostic] = set()
     for folder in dict.fromkeys(os.path.abspath(folder) for folder in folders):
         found = scanned[folder] if scanned is not None and folder in scanned else scan_skill(folder)
         for finding in found:
+            # a skill nested in another (a collection's `tool/SKILL.md` and `tool/part/SKILL.md`) is read with
+            # each: a finding both readings make is one finding
+            if finding in seen:
+                continue
+            seen.add(finding)
             by_file.setdefault(finding.path, []).append(finding)
             folder_of.setdefault(finding.path, folder)
     texts = {path: _file_text(path, folder_of[path]) for path in by_file}
