@@ -198,6 +198,7 @@ def generate_tree(out: str, skills: int = 128, home_skills: int | None = None, s
     home = os.path.join(out, "home")
     ws_root = os.path.join(workspace, ".agents", "skills")
     ws_paths, home_paths = [], []
+    os.makedirs(home)  # an empty home too: `check --home HOME` refuses a home that does not exist
     for index, name in enumerate(names[: skills - home_count]):
         # the first workspace skill is the "typical buffer" of the benchmarks: a 2 KiB frontmatter
         fm = 2048 if index == 0 else None

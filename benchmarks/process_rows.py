@@ -15,7 +15,15 @@ from typing import NamedTuple
 
 import generate
 from common import ALBEDO_CHECK, PYTHON, REPO, WORK, child_env, log
-from report import Row, ratio_row
+from report import Row, paired_ratios, ratio_row
+
+# The start-up and scaling goals (docs/performance.md): a pre-commit hook or an editor checks one skill at a
+# time, so the whole process on one skill is held to the bare interpreter and to agnix; a CI over a
+# collection holds the per-skill cost from 128 to 1,000 skills (linear, not worse).
+ONE_SKILL_PASS_GOAL = 2.0  # `check` on 1 skill / `python -c pass`
+ONE_SKILL_AGNIX_GOAL = 1.5  # `check` on 1 skill / agnix on the same skill
+LINEAR_PER_SKILL_GOAL = 1.25  # per-skill cost at 1,000 skills / per-skill cost at 128
+THOUSAND_RUNS = 6  # runs of each command on the 1,000-skill tree (agnix takes seconds there)
 
 TOOLS_VENV = os.path.join(WORK, "venv-tools")
 TOOLS_PINS = ("skills-ref==0.1.1", "agnix==0.59.3")  # the versions the README's figures were taken with
@@ -152,6 +160,38 @@ def import_profile(argv: list[str], top: int = 10) -> tuple[list[tuple[int, str]
     return costs[:top], set(best)
 
 
+def scale_rows(timings: dict[str, list[float]], ours128: Row) -> list[Row]:
+    """`check` on 1 skill against the bare interpreter and agnix, and on 1,000 skills against the per-skill
+    cost at 128: rows only for what was measured (`ours-one`, `agnix-one`, `ours-thousand`, `agnix-thousand`)."""
+    group = "process"
+    rows: list[Row] = []
+    if "ours-one" not in timings:
+        return rows
+    one = Row(group, "`albedo-skills check` on 1 skill (regular install when there is one)", timings["ours-one"])
+    bare = Row(group, "`python -c pass`", timings["pass"])
+    rows += [one, ratio_row(group, "`check` on 1 skill / `python -c pass`, wall", one, bare, ONE_SKILL_PASS_GOAL,
+                            note=paired_ratios(one, bare))]
+    if "agnix-one" in timings:
+        agnix_one = Row(group, "`agnix` on 1 skill", timings["agnix-one"])
+        rows += [agnix_one, ratio_row(group, "`check` on 1 skill / agnix, wall", one, agnix_one, ONE_SKILL_AGNIX_GOAL,
+                                      note=paired_ratios(one, agnix_one))]
+    if "ours-thousand" in timings:
+        thousand = Row(group, "`albedo-skills check` on 1,000 skills", timings["ours-thousand"])
+        rows.append(thousand)
+        if "agnix-thousand" in timings:
+            agnix_thousand = Row(group, "`agnix` on 1,000 skills", timings["agnix-thousand"])
+            rows += [agnix_thousand, ratio_row(group, "`check` / agnix on 1,000 skills, wall", thousand, agnix_thousand, None)]
+        # the cost a skill adds, start-up taken out: linear when the 1,000-skill figure is no dearer per skill
+        if None not in (one.median, ours128.median, thousand.median):
+            per_128 = (ours128.median - one.median) / 127
+            per_1000 = (thousand.median - one.median) / 999
+            ratio = per_1000 / per_128 if per_128 > 0 else float("inf")
+            rows.append(Row(group, "per-skill cost at 1,000 skills / at 128 (start-up taken out)", value=f"{ratio:.2f}×",
+                            goal=f"≤ {LINEAR_PER_SKILL_GOAL:g}×", met=ratio <= LINEAR_PER_SKILL_GOAL,
+                            note=f"{per_128:.2f} ms a skill at 128, {per_1000:.2f} ms at 1,000"))
+    return rows
+
+
 class ProcessResults(NamedTuple):
     rows: list[Row]
     commands: list[str]  # each measured command, for the report
@@ -159,8 +199,12 @@ class ProcessResults(NamedTuple):
     slowest_imports: list[tuple[int, str]]  # of `albedo-skills check`: (cumulative µs, module)
 
 
-def process_rows(tree: generate.Tree, quick: bool, no_tools: bool) -> ProcessResults:
-    """The process group of the table, on the 128-skill tree."""
+def process_rows(
+    tree: generate.Tree, quick: bool, no_tools: bool, one: generate.Tree | None = None,
+    thousand: generate.Tree | None = None,
+) -> ProcessResults:
+    """The process group of the table, on the 128-skill tree; with `one` and `thousand` (trees of 1 and
+    1,000 skills) also the start-up and scaling rows."""
     rows: list[Row] = []
     log("whole processes")
     group = "process"
@@ -195,7 +239,17 @@ def process_rows(tree: generate.Tree, quick: bool, no_tools: bool) -> ProcessRes
             f"skills-ref API: `{shlex.join([tools_bin('python'), '-c', code.replace(chr(10), '; ')])} DIR1 … DIR128`",
             f"skills-ref CLI: `for d in DIR1 … DIR128; do {tools_bin('agentskills')} validate \"$d\"; done`",
         ]
+    users_argv = measured.get("installed", measured["ours"])[0]  # what users run: a regular install if there is one
+    scaled_runs: dict[str, tuple[list[str], dict[str, str]]] = {}
+    for label, scaled, into in (("one", one, measured), ("thousand", thousand, scaled_runs)):
+        if scaled is not None:
+            into[f"ours-{label}"] = ([*users_argv[:2], scaled.workspace, "--home", scaled.home], env)
+            if tools_problem is None:
+                into[f"agnix-{label}"] = ([tools_bin("agnix"), scaled.workspace, scaled.home], env)
     timings, cpu_times = measure_processes(measured, proc_runs, proc_warmup, rounds)
+    if scaled_runs:  # agnix takes seconds on 1,000 skills: fewer runs, still in alternating rounds
+        thousand_runs = (2, 0, 2) if quick else (THOUSAND_RUNS, 1, THOUSAND_RUNS)
+        timings.update(measure_processes(scaled_runs, *thousand_runs)[0])
     editable = Row(group, "`albedo-skills check WS --home HOME` (128 skills), editable install", timings["ours"])
     ours = editable
     rows += [
@@ -232,6 +286,8 @@ def process_rows(tree: generate.Tree, quick: bool, no_tools: bool) -> ProcessRes
         rows.append(ratio_row(group, "`albedo-skills check` / skills-ref CLI loop", ours, cli, None, note="context"))
     else:
         rows.append(Row(group, "agnix / skills-ref", value="n/a", note=tools_problem.splitlines()[-1][:120]))
+
+    rows += scale_rows(timings, ours)
 
     # the command line must stay free of LSP imports
     top, modules = import_profile([ALBEDO_CHECK, "check", tree.workspace, "--home", tree.home])

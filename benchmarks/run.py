@@ -61,6 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     sizes = (8, 32, 128) if "engine" in groups else (128,)
     trees = {size: generate.generate_tree(os.path.join(TREES, f"t{size}"), size) for size in sizes}
     tree = trees[128]
+    one = thousand = None
+    if "process" in groups:  # the start-up and scaling rows: one skill (nothing in the home) and 1,000
+        one = generate.generate_tree(os.path.join(TREES, "t1"), 1, home_skills=0)
+        thousand = generate.generate_tree(os.path.join(TREES, "t1000"), 1000)
 
     rows = []
     if "engine" in groups:
@@ -73,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     tools_problem: str | None = "not run (--only)"
     slowest_imports: list[tuple[int, str]] = []
     if "process" in groups:
-        process = process_rows(tree, quick, args.no_tools)
+        process = process_rows(tree, quick, args.no_tools, one, thousand)
         rows += process.rows
         commands, tools_problem, slowest_imports = process.commands, process.tools_problem, process.slowest_imports
 

@@ -23,6 +23,7 @@ class ServerResults:
     init_cpu_minimal: list[float] = field(default_factory=list)
     to_last_diagnostics: list[float] = field(default_factory=list)
     to_catalog_changed: list[float] = field(default_factory=list)
+    start_to_first_diagnostics: list[float] = field(default_factory=list)  # what a user waits, from launch
     published: int = 0
     catalog_note: dict = field(default_factory=dict)
     rss: list[float] = field(default_factory=list)
@@ -53,6 +54,8 @@ async def one_start(argv: list[str], tree: generate.Tree, results: ServerResults
         diagnostics = [t for t, m in client.notes if m.get("method") == "textDocument/publishDiagnostics" and t <= done_at]
         results.to_catalog_changed.append((done_at - sent) * 1000)
         results.to_last_diagnostics.append(((max(diagnostics) if diagnostics else done_at) - sent) * 1000)
+        if diagnostics:
+            results.start_to_first_diagnostics.append((min(diagnostics) - client.started) * 1000)
         results.published = len(diagnostics)
         results.catalog_note = note.get("params", {})
         rss = vm_rss_mib(client.proc.pid)
@@ -164,6 +167,8 @@ def server_rows(tree: generate.Tree, quick: bool) -> list[Row]:
                        note=paired_ratios(ours_cpu, minimal_cpu))]
     rows.append(Row(group, f"`initialized` → last `publishDiagnostics` (128 skills, {server.published} files published)",
                     server.to_last_diagnostics))
+    rows.append(Row(group, "process start → first `publishDiagnostics` (128 skills)", server.start_to_first_diagnostics,
+                    note="what an editor's user waits for the first squiggle, from the server's launch"))
     rows.append(Row(group, "`initialized` → `albedoSkills/catalogChanged` (128 skills)", server.to_catalog_changed,
                     note=f"{server.catalog_note.get('skills')} skills, {server.catalog_note.get('diagnostics')} diagnostics"))
     rows.append(Row(group, f"`didChange` → `publishDiagnostics` (typical SKILL.md, incl. {debounce_ms:g} ms debounce)",

@@ -11,6 +11,7 @@ then out of date).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ import pytest
 from cli_helpers import valid, write_skill
 
 ENGINE = "albedo_skills_ls.skills."
+REPO = Path(__file__).resolve().parents[2]
 
 # verb (its words after the program's name, with WS for the workspace) -> the stages it uses
 VERB_STAGES = {
@@ -43,13 +45,19 @@ def stages_of(modules: set[str]) -> set[str]:
     return {name[len(ENGINE):].split(".")[0] for name in modules if name.startswith(ENGINE)}
 
 
-def modules_loaded_by_the_cli(words: list[str], cwd: Path) -> set[str]:
+def modules_loaded_by_the_cli(words: list[str], cwd: Path, bare: bool = False) -> set[str]:
+    """The modules the program imported to run `words`. `bare`: without `site` (`python -S`), the package
+    from this tree, as a regular install loads it: an editable install's import hook brings pathlib and
+    urllib.parse into every start, so a test about the standard library's modules cannot see through it."""
+    flags = ["-S"] if bare else []
+    env = {**os.environ, "PYTHONPATH": str(REPO)} if bare else None
     code = (
         "import sys, albedo_skills_ls.cli as cli\n"
         f"status = cli.main({words!r})\n"
         "print(status, ' '.join(sorted(sys.modules)))"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=cwd)
+    done = subprocess.run([sys.executable, *flags, "-c", code], capture_output=True, text=True, timeout=60, cwd=cwd,
+                          env=env)
     assert done.returncode == 0, done.stderr
     status, _, modules = done.stdout.splitlines()[-1].partition(" ")
     assert status == "0", done.stdout + done.stderr  # the verb did its job: the list is the real one
@@ -73,6 +81,23 @@ def test_check_on_skills_of_the_common_shape_does_not_load_the_event_reader(work
     loaded = modules_loaded_by_the_cli(["check", str(workspace), "--no-user-roots"], workspace)
     assert f"{ENGINE}document.fastyaml" in loaded  # the frontmatter was parsed
     assert f"{ENGINE}document.yaml_events" not in loaded and "ruamel" not in {m.split(".")[0] for m in loaded}
+
+
+def test_check_on_links_without_percent_escapes_does_not_load_url_parsing(workspace):
+    """urllib.parse (with ipaddress) costs a start about 2 ms: imported only to decode a `%` in a link."""
+    write_skill(workspace / ".agents" / "skills", "beta", valid("beta"), "# Beta\n\nSee [the guide](references/guide.md).\n")
+    (workspace / ".agents" / "skills" / "beta" / "references").mkdir()
+    (workspace / ".agents" / "skills" / "beta" / "references" / "guide.md").write_text("# Guide\n")
+    loaded = modules_loaded_by_the_cli(["check", str(workspace), "--no-user-roots"], workspace, bare=True)
+    assert f"{ENGINE}document.reference_scan" in loaded  # the link was read
+    assert "urllib.parse" not in loaded and "string" not in loaded
+
+    write_skill(workspace / ".agents" / "skills", "gamma", valid("gamma"),
+                "# Gamma\n\nSee [the guide](references/my%20guide.md).\n")
+    (workspace / ".agents" / "skills" / "gamma" / "references").mkdir()
+    (workspace / ".agents" / "skills" / "gamma" / "references" / "my guide.md").write_text("# Guide\n")
+    loaded = modules_loaded_by_the_cli(["check", str(workspace), "--no-user-roots"], workspace, bare=True)
+    assert "urllib.parse" in loaded  # the escaped link was decoded, so its file was found (status 0)
 
 
 def test_check_loads_the_event_reader_for_frontmatter_the_fast_reader_hands_over(workspace):
