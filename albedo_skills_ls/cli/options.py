@@ -41,6 +41,7 @@ class Verb(NamedTuple):
             "hosts": lambda: (verbs.configure_hosts, verbs.run_hosts),
             "rename": lambda: (verbs.configure_rename, verbs.run_rename),
             "references": lambda: (verbs.configure_references, verbs.run_references),
+            "mcp": lambda: (verbs.configure_mcp, verbs.run_mcp),
         }
         return functions[self.name]()
 
@@ -161,6 +162,20 @@ VERBS: tuple[Verb, ...] = (
             ("references pdf-tools --format json", "the mentions with their ranges, as JSON"),
         ),
         (("--hosts", _NO_AGENTS),),
+    ),
+    Verb(
+        "mcp",
+        "serve the catalog to MCP hosts (Claude Code, Codex, Gemini CLI, VS Code, Cursor) over stdio: the Skills "
+        "extension, skill:// resources, one prompt per command (needs the `mcp` extra)",
+        "mcp",
+        (
+            ("mcp", "the workspace found from the current folder upward, and the user roots"),
+            ("mcp -w ~/work/repo --no-user-roots", "one workspace's skills only"),
+        ),
+        (
+            ("--format", "it speaks MCP (JSON-RPC) on stdin and stdout"),
+            ("--hosts", _NO_AGENTS),
+        ),
     ),
 )
 

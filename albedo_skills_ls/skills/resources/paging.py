@@ -119,6 +119,20 @@ def _read_at(fd: int, count: int, offset: int, rel: str) -> bytes:
     return b"".join(chunks)
 
 
+def read_whole_resource(skill_root: str, resource: str, *, discovery_root: str) -> bytes:
+    """Every byte of one regular file beneath the skill folder, through the same checks as `read_resource`
+    (the folder inside its discovery root, the path normalized and refused in every traversal form, opened
+    without following links, at most MAX_RESOURCE_BYTES). The MCP face serves these bytes and digests the
+    same bytes, so a host's check of a file against its manifest compares like with like."""
+    rel = _normalize(resource)
+    real_root, root = resolve_skill_folder(skill_root, discovery_root)
+    fd, st = _open_resource(real_root, root, rel)
+    try:
+        return _read_at(fd, st.st_size, 0, rel)
+    finally:
+        os.close(fd)
+
+
 def _encoding_of(fd: int, size: int, rel: str) -> str:
     """"utf-8" when the whole file is valid UTF-8, else "base64": one pass, a chunk at a time."""
     decoder = codecs.getincrementaldecoder("utf-8")()

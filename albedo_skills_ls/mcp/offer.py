@@ -1,0 +1,231 @@
+"""What the MCP face offers from one catalog snapshot, without the MCP library.
+
+An `Offer` is built from a `Catalog` once per snapshot and never changed: the Skills extension's entries
+(`skills/list`, `skills/get`: the `SKILL.md` URI, the frontmatter as the author wrote it, a complete manifest
+of the files with `sha256:` digests and sizes), the files behind `skill://` URIs, one prompt per command and
+what the two read-only tools return. A host that re-lists after a change sees the next offer, whole.
+
+Only the catalog's winning, valid skills are offered, and of those only the ones whose files can all be
+listed and read within the bounds below: a manifest must be complete for a host to verify what it loads, so
+a skill that cannot have one is left out with its reason (`Offer.left_out`), never offered half.
+
+Everything is read through the engine's confinement (`skills/resources/`): the same function reads the bytes
+a digest covers and the bytes `resources/read` serves. Nothing a skill holds is executed, imported or fetched.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import mimetypes
+import os
+from types import MappingProxyType
+from typing import Any, NamedTuple
+from urllib.parse import quote, unquote
+
+from ..skills.activation import commands as activation
+from ..skills.core.errors import InvalidArguments, Refused, SkillsError
+from ..skills.core.limits import MAX_RESOURCE_FILES
+from ..skills.core.model import Catalog, Skill
+from ..skills.document.frontmatter import read_text
+from ..skills.document.skill_file import SKILL_FILE
+from ..skills.resources.listing import list_resources
+from ..skills.resources.paging import read_whole_resource
+
+EXTENSION_ID = "io.modelcontextprotocol/skills"
+SCHEME = "skill://"
+# All the bytes of one offered skill's files together. A host loads a skill whole; 16 MiB is the per-skill
+# size the extension's hosts are written to accept (read from servers of the extension, not yet from a
+# host run), and Albedo lists at most MAX_RESOURCE_FILES (512) files of a skill, the extension's file count.
+MAX_OFFERED_SKILL_BYTES = 16 * 1024 * 1024
+PROMPT_ARGUMENT = "arguments"  # the one argument of every prompt: the text typed after the command
+
+
+class Offered(NamedTuple):
+    """One skill as offered: its Skills-extension entry, and its files by path (what `resources/read` may
+    serve; anything else under the folder was not in the manifest and is refused)."""
+
+    skill: Skill
+    entry: dict[str, Any]
+    files: frozenset[str]
+
+
+class LeftOut(NamedTuple):
+    """A winning skill the offer leaves out, and why (logged to the host; `check` says more)."""
+
+    name: str
+    path: str
+    reason: str
+
+
+class Offer(NamedTuple):
+    catalog: Catalog
+    offered: MappingProxyType[str, Offered]  # by skill name, in the catalog's order
+    left_out: tuple[LeftOut, ...]
+
+
+def skill_uri(name: str, resource: str = SKILL_FILE) -> str:
+    """`skill://NAME/PATH`, each path segment percent-encoded (a space, `#` or `%` in a file name)."""
+    return f"{SCHEME}{name}/{quote(resource, safe='/')}"
+
+
+def build_offer(catalog: Catalog) -> Offer:
+    offered: dict[str, Offered] = {}
+    left_out: list[LeftOut] = []
+    for skill in catalog.skills:
+        try:
+            offered[skill.name] = _offered(skill)
+        except _NotOfferable as why:
+            left_out.append(LeftOut(skill.name, skill.path, str(why)))
+        except SkillsError as exc:  # the folder or a file moved, or was swapped for a link, since discovery
+            left_out.append(LeftOut(skill.name, skill.path, f"its files could not be read ({exc})"))
+    return Offer(catalog, MappingProxyType(offered), tuple(left_out))
+
+
+class _NotOfferable(Exception):
+    pass
+
+
+def _offered(skill: Skill) -> Offered:
+    listing = list_resources(skill.name, skill.folder, discovery_root=skill.root)
+    if listing["truncated"]:
+        raise _NotOfferable(
+            f"its folder holds more than Albedo lists of a skill ({MAX_RESOURCE_FILES} files, or deeper or wider "
+            "folders than the listing bounds), so no complete manifest can be given; move what the model does "
+            "not need out of the skill's folder"
+        )
+    manifest: list[dict[str, Any]] = []
+    total = 0
+    skill_md = b""
+    for resource in listing["resources"]:
+        data = read_whole_resource(skill.folder, resource, discovery_root=skill.root)
+        total += len(data)
+        if total > MAX_OFFERED_SKILL_BYTES:
+            raise _NotOfferable(
+                f"its files hold more than {MAX_OFFERED_SKILL_BYTES // (1024 * 1024)} MiB together, more than "
+                "a host loads for one skill; move large data out of the skill's folder"
+            )
+        if resource == SKILL_FILE:
+            skill_md = data
+        manifest.append(
+            {"uri": skill_uri(skill.name, resource), "digest": f"sha256:{hashlib.sha256(data).hexdigest()}",
+             "size": len(data)}
+        )
+    entry = {"uri": skill_uri(skill.name), "frontmatter": frontmatter_json(skill_md, skill.path), "resources": manifest}
+    return Offered(skill, entry, frozenset(listing["resources"]))
+
+
+def frontmatter_json(data: bytes, path: str) -> dict[str, Any]:
+    """The frontmatter mapping as the author wrote it, every field, as JSON values: YAML's scalars keep their
+    types (a number stays a number); a date or other value JSON has no type for becomes its text."""
+    from ruamel.yaml import YAML  # the catalog checked this frontmatter already; only the offer needs its values
+
+    parsed = read_text(data, path)
+    if parsed.text is None or parsed.frontmatter is None:
+        raise _NotOfferable(f"its {SKILL_FILE} changed since discovery and has no frontmatter now; reload")
+    block = "".join(parsed.lines[1 : parsed.frontmatter.end_line])
+    value = YAML(typ="safe", pure=True).load(block) or {}
+    if not isinstance(value, dict):
+        raise _NotOfferable(f"its {SKILL_FILE} frontmatter is no longer a mapping; reload")
+    return _json_value(value)
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(key): _json_value(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(item) for item in value]
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    return value.isoformat() if hasattr(value, "isoformat") else str(value)
+
+
+def parse_skill_uri(offer: Offer, uri: str) -> tuple[Offered, str]:
+    """The offered skill and the file path a `skill://NAME/PATH` URI names. Refused (with what to do) for any
+    other URI, a skill not offered, or a path not in the skill's manifest; `..`, absolute paths, backslashes
+    and NUL, written plainly or percent-encoded, are refused by the engine's path check before any file is
+    looked at."""
+    if not isinstance(uri, str) or not uri.startswith(SCHEME):
+        raise InvalidArguments(f"{uri!r} is not a skill:// URI; list the skills with skills/list")
+    name, slash, encoded = uri[len(SCHEME):].partition("/")
+    offered = offer.offered.get(name)
+    if offered is None:
+        raise Refused(f"no skill `{name}` is served here; list the skills with skills/list (or reload if it is new)")
+    resource = unquote(encoded) if slash else ""
+    if resource not in offered.files:
+        read_whole_resource(offered.skill.folder, resource, discovery_root=offered.skill.root)  # refuses traversal
+        raise Refused(
+            f"`{resource}` is not in the manifest of skill `{name}`; read the files its skills/get entry lists "
+            "(or reload if the file is new)"
+        )
+    return offered, resource
+
+
+def read_file(offer: Offer, uri: str) -> dict[str, Any]:
+    """The `resources/read` contents of a skill file: text when it is UTF-8, else a base64 blob, with the
+    same bytes its manifest digest covers (read again, through the confinement, at the time of the read)."""
+    offered, resource = parse_skill_uri(offer, uri)
+    data = read_whole_resource(offered.skill.folder, resource, discovery_root=offered.skill.root)
+    mime = "text/markdown" if resource.endswith(".md") else mimetypes.guess_type(resource)[0]
+    try:
+        contents: dict[str, Any] = {"uri": uri, "text": data.decode("utf-8")}
+    except UnicodeDecodeError:
+        contents = {"uri": uri, "blob": base64.b64encode(data).decode("ascii")}
+    if mime:
+        contents["mimeType"] = mime
+    return contents
+
+
+def prompt_name(skill: Skill) -> str:
+    """The command without its slash: `demo`, or `skill:model` for a skill named like a built-in."""
+    return skill.command.removeprefix("/")
+
+
+def prompts(offer: Offer) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": prompt_name(offered.skill),
+            "description": offered.skill.description,
+            "arguments": [{"name": PROMPT_ARGUMENT, "description": "the text typed after the command", "required": False}],
+        }
+        for offered in offer.offered.values()
+    ]
+
+
+def prompt_turn(offer: Offer, name: str, arguments: dict[str, str] | None) -> dict[str, Any]:
+    """`prompts/get`: the user turn Albedo submits for `/NAME ARGUMENTS` (the JSON-delimited activation with
+    the exact arguments, the source and the instructions, read again from disk)."""
+    offered = next((o for o in offer.offered.values() if prompt_name(o.skill) == name), None)
+    if offered is None:
+        raise Refused(f"no prompt `{name}` is served here; list them with prompts/list (or reload if it is new)")
+    text = (arguments or {}).get(PROMPT_ARGUMENT, "")
+    turn = activation.invoke(offer.catalog, offered.skill.command, text, "user")
+    return {
+        "description": offered.skill.description,
+        "messages": [{"role": "user", "content": {"type": "text", "text": turn["input"]}}],
+    }
+
+
+def fingerprint(catalog: Catalog) -> tuple[Any, ...]:
+    """What a change on disk alters in the offer built from `catalog`: its winning skills, and the size, time
+    and identity of each of their files (listed, not opened). Equal fingerprints give equal offers, so a
+    watcher rebuilds (reads and digests every file) only when the fingerprint moved."""
+    parts: list[Any] = [catalog.skills]
+    for skill in catalog.skills:
+        try:
+            listing = list_resources(skill.name, skill.folder, discovery_root=skill.root)
+        except SkillsError as exc:
+            parts.append((skill.name, str(exc)))
+            continue
+        stats = []
+        for resource in listing["resources"]:
+            try:
+                st = os.stat(os.path.join(skill.folder, resource))
+            except OSError:
+                stats.append((resource, None))
+                continue
+            stats.append((resource, st.st_size, st.st_mtime_ns, st.st_ino))
+        parts.append((skill.name, listing["truncated"], tuple(stats)))
+    return tuple(parts)

@@ -1,0 +1,255 @@
+"""`albedo-skills mcp`: the catalog served to MCP hosts, on the official MCP Python SDK's low-level server.
+
+The methods (docs/mcp.md says what a host sees of each):
+- the Skills extension (`io.modelcontextprotocol/skills`): `skills/list` (paginated) and `skills/get`, added
+  as request handlers (the SDK has no Skills methods of its own);
+- `resources/list` (each offered skill's `SKILL.md`) and `resources/read` on `skill://` URIs;
+- `prompts/list` and `prompts/get`: one prompt per command, whose turn is Albedo's activation;
+- `tools/list` and `tools/call`: `activate_skill` (the model-side activation) and `read_skill_file` (one
+  bounded page), both read-only.
+
+Live: a watcher reloads the catalog every WATCH_SECONDS; when what is offered changed, the new `Offer`
+replaces the old one in one assignment and every connected client is told (`notifications/prompts/list_changed`
+and `notifications/resources/list_changed` on a connection opened with the initialize handshake; the same
+events on `subscriptions/listen` streams for clients of the 2026-07-28 protocol).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Callable
+
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, PromptsListChanged, ResourcesListChanged
+from mcp.shared.exceptions import MCPError
+
+from .. import __version__
+from ..skills.activation import commands as activation
+from ..skills.catalog.session import SkillsSession
+from ..skills.core.errors import InvalidArguments, SkillsError
+from ..skills.core.limits import DEFAULT_READ_LIMIT, MAX_READ_LIMIT
+from ..skills.resources.paging import read_resource
+from .offer import EXTENSION_ID, Offer, build_offer, fingerprint, prompt_turn, prompts, read_file
+
+WATCH_SECONDS = 1.0  # how often the watcher looks at the roots; a change is served within about this long
+SKILLS_PAGE = 50  # skills per `skills/list` page
+SERVER_NAME = "albedo-skills"
+
+
+class SkillsListParams(types.PaginatedRequestParams):
+    pass
+
+
+class SkillsGetParams(types.RequestParams):
+    uri: str
+
+
+def _error(exc: SkillsError) -> MCPError:
+    """An engine refusal as a JSON-RPC error: bad arguments are INVALID_PARAMS; a refusal (an unknown skill,
+    a path outside it, a stale file) is INVALID_REQUEST; the message names the skill and what to do."""
+    code = types.INVALID_PARAMS if isinstance(exc, InvalidArguments) else types.INVALID_REQUEST
+    return MCPError(code, str(exc))
+
+
+class SkillsFace:
+    """The MCP face of one `SkillsSession`: the current `Offer`, swapped whole on a change, and the
+    connections to tell."""
+
+    def __init__(self, session: SkillsSession, log: Callable[[str], None]) -> None:
+        self.session = session
+        self.log = log
+        self.offer: Offer = build_offer(session.snapshot)
+        self._mark = fingerprint(self.offer.catalog)
+        # the session of each client's `notifications/initialized`, held (a request's session object is not
+        # kept by the SDK once the request is answered) until telling it fails
+        self._connections: set[Any] = set()
+        self.bus = InMemorySubscriptionBus()
+        self.report_left_out()
+
+    def report_left_out(self) -> None:
+        for left in self.offer.left_out:
+            self.log(f"skill `{left.name}` ({left.path}) is not served: {left.reason}")
+
+    def refresh(self) -> bool:
+        """Discover again; when what is offered changed, build the new offer and swap it in. True if swapped."""
+        self.session.reload()
+        catalog = self.session.snapshot
+        mark = fingerprint(catalog)
+        if mark == self._mark:
+            return False
+        self.offer, self._mark = build_offer(catalog), mark  # readers hold the old offer or the new, whole
+        self.report_left_out()
+        return True
+
+    async def announce(self) -> None:
+        for connection in list(self._connections):
+            try:
+                await connection.send_prompt_list_changed()
+                await connection.send_resource_list_changed()
+            except Exception:  # a client that went away: nothing to tell
+                self._connections.discard(connection)
+        await self.bus.publish(PromptsListChanged())
+        await self.bus.publish(ResourcesListChanged())
+
+    async def watch(self) -> None:
+        while True:
+            await anyio.sleep(WATCH_SECONDS)
+            if await anyio.to_thread.run_sync(self.refresh):
+                await self.announce()
+
+    # --- handlers (each reads `self.offer` once: one request, one snapshot)
+
+    async def on_initialized(self, ctx: Any, params: Any) -> None:
+        self._connections.add(ctx.session)
+        for left in self.offer.left_out:
+            await ctx.session.send_log_message(
+                level="warning", data=f"skill `{left.name}` is not served: {left.reason}", logger=SERVER_NAME
+            )
+
+    async def skills_list(self, ctx: Any, params: SkillsListParams) -> dict[str, Any]:
+        entries = [offered.entry for offered in self.offer.offered.values()]
+        start = 0
+        if params.cursor is not None:
+            if not params.cursor.isdigit() or int(params.cursor) > len(entries):
+                raise MCPError(types.INVALID_PARAMS, f"cursor {params.cursor!r} is not one this server gave; list from the start")
+            start = int(params.cursor)
+        page: dict[str, Any] = {"skills": entries[start : start + SKILLS_PAGE]}
+        if start + SKILLS_PAGE < len(entries):
+            page["nextCursor"] = str(start + SKILLS_PAGE)
+        return page
+
+    async def skills_get(self, ctx: Any, params: SkillsGetParams) -> dict[str, Any]:
+        offer = self.offer
+        for offered in offer.offered.values():
+            if offered.entry["uri"] == params.uri:
+                return {"skill": offered.entry}
+        raise MCPError(types.INVALID_PARAMS, f"{params.uri!r} is the SKILL.md of no skill served here; list them with skills/list")
+
+    async def list_resources(self, ctx: Any, params: Any) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[
+            types.Resource(uri=o.entry["uri"], name=o.skill.name, description=o.skill.description, mime_type="text/markdown")
+            for o in self.offer.offered.values()
+        ])
+
+    async def read_resource(self, ctx: Any, params: types.ReadResourceRequestParams) -> dict[str, Any]:
+        try:
+            return {"contents": [read_file(self.offer, str(params.uri))]}
+        except SkillsError as exc:
+            raise _error(exc) from None
+
+    async def list_prompts(self, ctx: Any, params: Any) -> dict[str, Any]:
+        return {"prompts": prompts(self.offer)}
+
+    async def get_prompt(self, ctx: Any, params: types.GetPromptRequestParams) -> dict[str, Any]:
+        try:
+            return prompt_turn(self.offer, params.name, params.arguments)
+        except SkillsError as exc:
+            raise _error(exc) from None
+
+    async def list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        read_only = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                                          open_world_hint=False)
+        return types.ListToolsResult(tools=[
+            types.Tool(
+                name="activate_skill",
+                description="Activate a skill of this catalog: returns its name, description, source, the arguments "
+                "and its instructions, as Albedo gives them to the model. Runs nothing.",
+                input_schema={
+                    "type": "object",
+                    "properties": {
+                        "command": {"type": "string", "description": "the skill's slash command (/demo) or its name"},
+                        "arguments": {"type": "string", "description": "the text after the command", "default": ""},
+                    },
+                    "required": ["command"],
+                },
+                annotations=read_only,
+            ),
+            types.Tool(
+                name="read_skill_file",
+                description="Read one page of a file of a skill (its SKILL.md or a file beneath its folder). Text "
+                f"comes as UTF-8, anything else as base64; at most {MAX_READ_LIMIT} bytes a page.",
+                input_schema={
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "description": "the skill's name"},
+                        "resource": {"type": "string", "description": "a path relative to the skill's folder",
+                                     "default": "SKILL.md"},
+                        "offset": {"type": "integer", "minimum": 0, "default": 0},
+                        "limit": {"type": "integer", "minimum": 0, "default": DEFAULT_READ_LIMIT},
+                    },
+                    "required": ["name"],
+                },
+                annotations=read_only,
+            ),
+        ])
+
+    async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
+        arguments = params.arguments or {}
+        offer = self.offer
+        try:
+            if params.name == "activate_skill":
+                result = activation.invoke(offer.catalog, arguments.get("command"), arguments.get("arguments", ""), "model")
+            elif params.name == "read_skill_file":
+                name = arguments.get("name")
+                offered = offer.offered.get(name) if isinstance(name, str) else None
+                if offered is None:
+                    raise InvalidArguments(f"no skill {name!r} is served here; its name is one of prompts/list's")
+                result = read_resource(
+                    name, offered.skill.folder, arguments.get("resource", "SKILL.md"), arguments.get("offset", 0),
+                    arguments.get("limit", DEFAULT_READ_LIMIT), discovery_root=offered.skill.root,
+                    verdicts=self.session.encoding_verdicts,
+                )
+            else:
+                raise MCPError(types.INVALID_PARAMS, f"no tool {params.name!r}; list them with tools/list")
+        except SkillsError as exc:  # a tool's failure is the model's to read, not a protocol error
+            return {"content": [{"type": "text", "text": str(exc)}], "isError": True}
+        return {"content": [{"type": "text", "text": json.dumps(result, ensure_ascii=False)}], "structuredContent": result}
+
+
+def build_server(face: SkillsFace) -> Server[Any]:
+    server: Server[Any] = Server(
+        SERVER_NAME,
+        version=__version__,
+        instructions="Albedo's validated Agent Skills: each skill is a prompt named as its slash command, and its "
+        "files are skill:// resources (the Skills extension's skills/list and skills/get give their manifests).",
+        on_list_resources=face.list_resources,
+        on_read_resource=face.read_resource,
+        on_list_prompts=face.list_prompts,
+        on_get_prompt=face.get_prompt,
+        on_list_tools=face.list_tools,
+        on_call_tool=face.call_tool,
+        on_subscriptions_listen=ListenHandler(face.bus),
+    )
+    server.extensions = {EXTENSION_ID: {}}  # advertised in `capabilities.extensions` (server/discover, initialize)
+    server.add_request_handler("skills/list", SkillsListParams, face.skills_list)
+    server.add_request_handler("skills/get", SkillsGetParams, face.skills_get)
+    server.add_notification_handler("notifications/initialized", types.NotificationParams, face.on_initialized)
+    return server
+
+
+def initialization_options(server: Server[Any]) -> Any:
+    return server.create_initialization_options(NotificationOptions(prompts_changed=True, resources_changed=True))
+
+
+def serve_stdio(session: SkillsSession) -> None:
+    from mcp.server.stdio import stdio_server
+
+    face = SkillsFace(session, _stderr)
+    server = build_server(face)
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(face.watch)
+            async with stdio_server() as (read_stream, write_stream):
+                await server.run(read_stream, write_stream, initialization_options(server))
+            tasks.cancel_scope.cancel()  # the client closed stdin: stop watching and end
+
+    anyio.run(main)
+
+
+def _stderr(message: str) -> None:
+    print(f"{SERVER_NAME} mcp: {message}", file=sys.stderr, flush=True)
