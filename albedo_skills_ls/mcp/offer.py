@@ -144,9 +144,9 @@ def _json_value(value: Any) -> Any:
 
 def parse_skill_uri(offer: Offer, uri: str) -> tuple[Offered, str]:
     """The offered skill and the file path a `skill://NAME/PATH` URI names. Refused (with what to do) for any
-    other URI, a skill not offered, or a path not in the skill's manifest; `..`, absolute paths, backslashes
-    and NUL, written plainly or percent-encoded, are refused by the engine's path check before any file is
-    looked at."""
+    other URI, a skill not offered, or a path not in the skill's manifest: `..`, absolute paths, backslashes
+    and NUL, written plainly or percent-encoded, name no listed file, so they are refused before any file is
+    looked at (and a listed file is still read through the engine's confinement)."""
     if not isinstance(uri, str) or not uri.startswith(SCHEME):
         raise InvalidArguments(f"{uri!r} is not a skill:// URI; list the skills with skills/list")
     name, slash, encoded = uri[len(SCHEME):].partition("/")
@@ -154,11 +154,10 @@ def parse_skill_uri(offer: Offer, uri: str) -> tuple[Offered, str]:
     if offered is None:
         raise Refused(f"no skill `{name}` is served here; list the skills with skills/list (or reload if it is new)")
     resource = unquote(encoded) if slash else ""
-    if resource not in offered.files:
-        read_whole_resource(offered.skill.folder, resource, discovery_root=offered.skill.root)  # refuses traversal
+    if resource not in offered.files:  # a traversal form is never a listed path: refused before any file is opened
         raise Refused(
-            f"`{resource}` is not in the manifest of skill `{name}`; read the files its skills/get entry lists "
-            "(or reload if the file is new)"
+            f"{resource!r} is not a file of skill `{name}`: read the files its skills/get entry lists "
+            "(a new file is listed once the server has noticed it)"
         )
     return offered, resource
 

@@ -30,7 +30,7 @@ from mcp.shared.exceptions import MCPError
 from .. import __version__
 from ..skills.activation import commands as activation
 from ..skills.catalog.session import SkillsSession
-from ..skills.core.errors import InvalidArguments, SkillsError
+from ..skills.core.errors import InvalidArguments, Refused, SkillsError
 from ..skills.core.limits import DEFAULT_READ_LIMIT, MAX_READ_LIMIT
 from ..skills.resources.paging import read_resource
 from .offer import EXTENSION_ID, Offer, build_offer, fingerprint, prompt_turn, prompts, read_file
@@ -98,7 +98,12 @@ class SkillsFace:
     async def watch(self) -> None:
         while True:
             await anyio.sleep(WATCH_SECONDS)
-            if await anyio.to_thread.run_sync(self.refresh):
+            try:
+                changed = await anyio.to_thread.run_sync(self.refresh)
+            except Exception as exc:  # a root that vanished mid-walk, a full disk: serve the last offer, try again
+                self.log(f"could not read the skills again ({type(exc).__name__}: {exc}); still serving the last catalog")
+                continue
+            if changed:
                 await self.announce()
 
     # --- handlers (each reads `self.offer` once: one request, one snapshot)
@@ -192,7 +197,11 @@ class SkillsFace:
         offer = self.offer
         try:
             if params.name == "activate_skill":
-                result = activation.invoke(offer.catalog, arguments.get("command"), arguments.get("arguments", ""), "model")
+                command = arguments.get("command")
+                target = activation.resolve(offer.catalog, command)
+                if not isinstance(target, str) and target.name not in offer.offered:
+                    raise Refused(f"skill `{target.name}` is not served here (the server's log says why)")
+                result = activation.invoke(offer.catalog, command, arguments.get("arguments", ""), "model")
             elif params.name == "read_skill_file":
                 name = arguments.get("name")
                 offered = offer.offered.get(name) if isinstance(name, str) else None

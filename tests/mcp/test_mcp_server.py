@@ -164,6 +164,17 @@ async def test_every_traversal_form_and_unknown_uri_is_refused_with_an_error(wor
     assert refused.value.error.message  # says why and what to do
 
 
+async def test_a_listed_file_swapped_for_a_link_out_of_the_skill_is_refused(workspace):
+    guide = workspace / ".agents" / "skills" / "demo" / "references" / "guide.md"
+    async with connected(workspace) as session:
+        await session.read_resource("skill://demo/references/guide.md")  # listed and served
+        guide.unlink()
+        guide.symlink_to(workspace.parent / "secret.txt")
+        with pytest.raises(MCPError) as refused:  # before or after the watcher notices: never the secret
+            await session.read_resource("skill://demo/references/guide.md")
+    assert "outside every skill" not in str(refused.value)
+
+
 async def test_skills_get_returns_the_entry_and_refuses_an_unknown_uri(workspace):
     async with connected(workspace) as session:
         listing = await skills_list(session)
@@ -197,11 +208,13 @@ async def test_the_tools_are_read_only_and_mirror_invoke_and_read(workspace):
         activated = await session.call_tool("activate_skill", {"command": "/demo", "arguments": "x y"})
         page = await session.call_tool("read_skill_file", {"name": "demo", "resource": "references/guide.md", "limit": 7})
         refused = await session.call_tool("read_skill_file", {"name": "demo", "resource": "../../secret.txt"})
+        unknown = await session.call_tool("activate_skill", {"command": "/broken"})
     expected = subprocess.run([*PROGRAM, "invoke", "/demo", "x y", "-w", str(workspace), "--no-user-roots"],
                               capture_output=True, text=True, check=True)
     assert activated.structured_content == json.loads(expected.stdout)
     assert page.structured_content["content"] == "# Guide" and page.structured_content["next_offset"] == 7
     assert refused.is_error and "'..'" in refused.content[0].text
+    assert unknown.is_error and "unknown command `/broken`" in unknown.content[0].text
 
 
 async def test_a_change_on_disk_is_announced_and_the_next_listing_is_the_new_catalog(workspace):
@@ -255,6 +268,9 @@ async def test_a_skill_past_the_file_bound_is_left_out_and_the_host_is_told_why(
     assert "skill://big/SKILL.md" not in uris and "skill://edge/SKILL.md" in uris
     edge_entry = next(e for e in listing["skills"] if e["uri"] == "skill://edge/SKILL.md")
     assert len(edge_entry["resources"]) == MAX_RESOURCE_FILES
+    async with connected(workspace) as session:  # nor can a model activate it through the tool
+        refused = await session.call_tool("activate_skill", {"command": "/big"})
+    assert refused.is_error and "`big` is not served" in refused.content[0].text
     assert any("`big` is not served" in line and f"{MAX_RESOURCE_FILES} files" in line for line in logs)
 
 
