@@ -165,12 +165,13 @@ VERBS: tuple[Verb, ...] = (
     ),
     Verb(
         "mcp",
-        "serve the catalog to MCP hosts (Claude Code, Codex, Gemini CLI, VS Code, Cursor) over stdio: the Skills "
+        "serve the catalog to MCP hosts (Claude Code, Codex, Gemini CLI, VS Code, Cursor) over stdio or HTTP: the Skills "
         "extension, skill:// resources, one prompt per command (needs the `mcp` extra)",
         "mcp",
         (
             ("mcp", "the workspace found from the current folder upward, and the user roots"),
             ("mcp -w ~/work/repo --no-user-roots", "one workspace's skills only"),
+            ("mcp --http 8765", "streamable HTTP at http://127.0.0.1:8765/mcp"),
         ),
         (
             ("--format", "it speaks MCP (JSON-RPC) on stdin and stdout"),

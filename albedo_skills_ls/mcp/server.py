@@ -38,6 +38,7 @@ from .offer import EXTENSION_ID, Offer, build_offer, fingerprint, prompt_turn, p
 WATCH_SECONDS = 1.0  # how often the watcher looks at the roots; a change is served within about this long
 SKILLS_PAGE = 50  # skills per `skills/list` page
 SERVER_NAME = "albedo-skills"
+HTTP_PATH = "/mcp"  # the streamable HTTP endpoint
 
 
 class SkillsListParams(types.PaginatedRequestParams):
@@ -108,15 +109,23 @@ class SkillsFace:
 
     # --- handlers (each reads `self.offer` once: one request, one snapshot)
 
+    async def tell_left_out(self, ctx: Any, offer: Offer, request_id: Any = None) -> None:
+        """Why each left-out skill is not served, as MCP log messages (`warning`). After `initialize` they ride
+        the connection's channel, which an HTTP client may not have opened yet; with the first page of
+        `skills/list` they ride that request's own response stream, which always reaches the host."""
+        for left in offer.left_out:
+            await ctx.session.send_log_message(level="warning", data=f"skill `{left.name}` is not served: {left.reason}",
+                                               logger=SERVER_NAME, related_request_id=request_id)
+
     async def on_initialized(self, ctx: Any, params: Any) -> None:
         self._connections.add(ctx.session)
-        for left in self.offer.left_out:
-            await ctx.session.send_log_message(
-                level="warning", data=f"skill `{left.name}` is not served: {left.reason}", logger=SERVER_NAME
-            )
+        await self.tell_left_out(ctx, self.offer)
 
     async def skills_list(self, ctx: Any, params: SkillsListParams) -> dict[str, Any]:
-        entries = [offered.entry for offered in self.offer.offered.values()]
+        offer = self.offer
+        entries = [offered.entry for offered in offer.offered.values()]
+        if params.cursor is None:
+            await self.tell_left_out(ctx, offer, ctx.request_id)
         start = 0
         if params.cursor is not None:
             if not params.cursor.isdigit() or int(params.cursor) > len(entries):
@@ -219,8 +228,18 @@ class SkillsFace:
         return {"content": [{"type": "text", "text": json.dumps(result, ensure_ascii=False)}], "structuredContent": result}
 
 
+class _ListChangingServer(Server[Any]):
+    """The low-level server, declaring `listChanged` for prompts and resources on every transport (the HTTP
+    session manager asks for the initialization options itself, without arguments)."""
+
+    def create_initialization_options(self, notification_options=None, experimental_capabilities=None,  # type: ignore[no-untyped-def, override]
+                                      extensions=None):
+        announced = notification_options or NotificationOptions(prompts_changed=True, resources_changed=True)
+        return super().create_initialization_options(announced, experimental_capabilities, extensions)
+
+
 def build_server(face: SkillsFace) -> Server[Any]:
-    server: Server[Any] = Server(
+    server: Server[Any] = _ListChangingServer(
         SERVER_NAME,
         version=__version__,
         instructions="Albedo's validated Agent Skills: each skill is a prompt named as its slash command, and its "
@@ -240,11 +259,8 @@ def build_server(face: SkillsFace) -> Server[Any]:
     return server
 
 
-def initialization_options(server: Server[Any]) -> Any:
-    return server.create_initialization_options(NotificationOptions(prompts_changed=True, resources_changed=True))
-
-
 def serve_stdio(session: SkillsSession) -> None:
+    """MCP on stdin and stdout until the host closes stdin."""
     from mcp.server.stdio import stdio_server
 
     face = SkillsFace(session, _stderr)
@@ -254,9 +270,27 @@ def serve_stdio(session: SkillsSession) -> None:
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(face.watch)
             async with stdio_server() as (read_stream, write_stream):
-                await server.run(read_stream, write_stream, initialization_options(server))
+                await server.run(read_stream, write_stream, server.create_initialization_options())
             tasks.cancel_scope.cancel()  # the client closed stdin: stop watching and end
 
+    anyio.run(main)
+
+
+def serve_http(session: SkillsSession, host: str, port: int) -> None:
+    """The streamable HTTP transport at http://HOST:PORT/mcp. On a loopback host the SDK refuses requests
+    whose Host or Origin header names another (DNS rebinding)."""
+    import uvicorn
+
+    face = SkillsFace(session, _stderr)
+    app = build_server(face).streamable_http_app(host=host, streamable_http_path=HTTP_PATH)
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(face.watch)
+            await uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).serve()
+            tasks.cancel_scope.cancel()  # stopped (Ctrl-C, SIGTERM): stop watching and end
+
+    _stderr(f"serving http://{host if ':' not in host else f'[{host}]'}:{port}{HTTP_PATH}")
     anyio.run(main)
 
 

@@ -4,7 +4,7 @@ Each test starts the real program on a workspace of its own and asserts what a h
 extension's entries (digests equal to sha256 of the files on disk, frontmatter as written), the bytes of
 `resources/read`, every traversal form refused, invalid skills absent, the activation a prompt submits
 (the same as `albedo-skills invoke --user`), the two read-only tools, and a change on disk followed by
-`list_changed` and the new listing.
+`list_changed` and the new listing. Every test runs over stdio and over streamable HTTP.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import base64
 import hashlib
 import json
 import os
+import socket
 import subprocess
 import sys
 from contextlib import asynccontextmanager
@@ -24,6 +25,7 @@ import mcp_types as types
 import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from pydantic import TypeAdapter
 
@@ -77,24 +79,63 @@ def workspace(tmp_path: Path) -> Path:
     return ws
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 @asynccontextmanager
-async def connected(workspace: Path, notes: list[str] | None = None, logs: list[str] | None = None) -> AsyncIterator[ClientSession]:
-    async def on_message(message: Any) -> None:
-        if notes is not None and isinstance(message, types.ServerNotification):
-            notes.append(message.method)
+async def http_server(workspace: Path) -> AsyncIterator[str]:
+    """`albedo-skills mcp --http` started as a person starts it; its URL once it accepts connections."""
+    port = free_port()
+    process = subprocess.Popen([*PROGRAM, "mcp", "--http", f"127.0.0.1:{port}", "-w", str(workspace), "--no-user-roots"],
+                               cwd=workspace, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with anyio.fail_after(HANG_GUARD_SECONDS):
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1):
+                        break
+                except OSError:
+                    assert process.poll() is None, "the server ended before it listened"
+                    await anyio.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
 
-    async def on_log(params: types.LoggingMessageNotificationParams) -> None:
-        if logs is not None:
-            logs.append(str(params.data))
 
-    params = StdioServerParameters(
-        command=PROGRAM[0], args=[*PROGRAM[1:], "mcp", "-w", str(workspace), "--no-user-roots"], cwd=str(workspace)
-    )
-    with open(os.devnull, "w") as quiet:
-        async with stdio_client(params, errlog=quiet) as (read, write):
-            async with ClientSession(read, write, message_handler=on_message, logging_callback=on_log) as session:
-                await session.initialize()
-                yield session
+@pytest.fixture(params=["stdio", "http"])
+def connected(request):
+    """Connects the SDK's client to a new server on `workspace` over the transport of the test's parameter."""
+
+    @asynccontextmanager
+    async def connect(workspace: Path, notes: list[str] | None = None, logs: list[str] | None = None) -> AsyncIterator[ClientSession]:
+        async def on_message(message: Any) -> None:
+            if notes is not None and isinstance(message, types.ServerNotification):
+                notes.append(message.method)
+
+        async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+            if logs is not None:
+                logs.append(str(params.data))
+
+        if request.param == "http":
+            async with http_server(workspace) as url, streamable_http_client(url) as (read, write):
+                async with ClientSession(read, write, message_handler=on_message, logging_callback=on_log) as session:
+                    await session.initialize()
+                    yield session
+            return
+        params = StdioServerParameters(
+            command=PROGRAM[0], args=[*PROGRAM[1:], "mcp", "-w", str(workspace), "--no-user-roots"], cwd=str(workspace)
+        )
+        with open(os.devnull, "w") as quiet:
+            async with stdio_client(params, errlog=quiet) as (read, write):
+                async with ClientSession(read, write, message_handler=on_message, logging_callback=on_log) as session:
+                    await session.initialize()
+                    yield session
+
+    return connect
 
 
 async def skills_list(session: ClientSession, cursor: str | None = None) -> dict[str, Any]:
@@ -105,7 +146,7 @@ def sha256(path: Path) -> str:
     return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-async def test_skills_list_serves_valid_skills_with_their_frontmatter_as_written_and_a_true_manifest(workspace):
+async def test_skills_list_serves_valid_skills_with_their_frontmatter_as_written_and_a_true_manifest(workspace, connected):
     async with connected(workspace) as session:
         listing = await skills_list(session)
     assert [entry["uri"] for entry in listing["skills"]] == ["skill://demo/SKILL.md"]  # `broken` is absent
@@ -128,7 +169,7 @@ async def test_skills_list_serves_valid_skills_with_their_frontmatter_as_written
         assert item["digest"] == sha256(path) and item["size"] == path.stat().st_size
 
 
-async def test_resources_read_serves_the_bytes_the_digest_covers(workspace):
+async def test_resources_read_serves_the_bytes_the_digest_covers(workspace, connected):
     async with connected(workspace) as session:
         entry = (await skills_list(session))["skills"][0]
         for item in entry["resources"]:
@@ -155,7 +196,7 @@ async def test_resources_read_serves_the_bytes_the_digest_covers(workspace):
     "skill://nosuch/SKILL.md",
     "file:///etc/passwd",
 ])
-async def test_every_traversal_form_and_unknown_uri_is_refused_with_an_error(workspace, uri):
+async def test_every_traversal_form_and_unknown_uri_is_refused_with_an_error(workspace, connected, uri):
     (workspace / ".agents" / "skills" / "demo" / "escape.txt").symlink_to(workspace.parent / "secret.txt")
     async with connected(workspace) as session:
         with pytest.raises(MCPError) as refused:
@@ -164,7 +205,7 @@ async def test_every_traversal_form_and_unknown_uri_is_refused_with_an_error(wor
     assert refused.value.error.message  # says why and what to do
 
 
-async def test_a_listed_file_swapped_for_a_link_out_of_the_skill_is_refused(workspace):
+async def test_a_listed_file_swapped_for_a_link_out_of_the_skill_is_refused(workspace, connected):
     guide = workspace / ".agents" / "skills" / "demo" / "references" / "guide.md"
     async with connected(workspace) as session:
         await session.read_resource("skill://demo/references/guide.md")  # listed and served
@@ -175,7 +216,7 @@ async def test_a_listed_file_swapped_for_a_link_out_of_the_skill_is_refused(work
     assert "outside every skill" not in str(refused.value)
 
 
-async def test_skills_get_returns_the_entry_and_refuses_an_unknown_uri(workspace):
+async def test_skills_get_returns_the_entry_and_refuses_an_unknown_uri(workspace, connected):
     async with connected(workspace) as session:
         listing = await skills_list(session)
         got = await session.send_request(SkillsGetRequest(params=SkillsGetParams(uri="skill://demo/SKILL.md")), RAW)
@@ -184,7 +225,7 @@ async def test_skills_get_returns_the_entry_and_refuses_an_unknown_uri(workspace
             await session.send_request(SkillsGetRequest(params=SkillsGetParams(uri="skill://broken/SKILL.md")), RAW)
 
 
-async def test_a_prompt_submits_the_activation_albedo_would(workspace):
+async def test_a_prompt_submits_the_activation_albedo_would(workspace, connected):
     typed = 'a.txt "b c.txt" --fast'
     async with connected(workspace) as session:
         listed = (await session.list_prompts()).prompts
@@ -200,7 +241,7 @@ async def test_a_prompt_submits_the_activation_albedo_would(workspace):
     assert got.messages[0].content.text == json.loads(expected.stdout)["input"]
 
 
-async def test_the_tools_are_read_only_and_mirror_invoke_and_read(workspace):
+async def test_the_tools_are_read_only_and_mirror_invoke_and_read(workspace, connected):
     async with connected(workspace) as session:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         assert set(tools) == {"activate_skill", "read_skill_file"}
@@ -217,7 +258,7 @@ async def test_the_tools_are_read_only_and_mirror_invoke_and_read(workspace):
     assert unknown.is_error and "unknown command `/broken`" in unknown.content[0].text
 
 
-async def test_a_change_on_disk_is_announced_and_the_next_listing_is_the_new_catalog(workspace):
+async def test_a_change_on_disk_is_announced_and_the_next_listing_is_the_new_catalog(workspace, connected):
     notes: list[str] = []
     async with connected(workspace, notes) as session:
         assert [p.name for p in (await session.list_prompts()).prompts] == ["demo"]
@@ -240,7 +281,7 @@ async def test_a_change_on_disk_is_announced_and_the_next_listing_is_the_new_cat
         assert next(i for i in entry["resources"] if i["uri"].endswith("guide.md"))["digest"] == sha256(guide)
 
 
-async def test_skills_list_pages_and_refuses_a_cursor_it_never_gave(workspace):
+async def test_skills_list_pages_and_refuses_a_cursor_it_never_gave(workspace, connected):
     for index in range(SKILLS_PAGE):  # one page plus demo
         write_skill(workspace, f"s{index:03d}", f"name: s{index:03d}\ndescription: Skill number {index}.\n")
     async with connected(workspace) as session:
@@ -251,7 +292,7 @@ async def test_skills_list_pages_and_refuses_a_cursor_it_never_gave(workspace):
     assert len(first["skills"]) == SKILLS_PAGE and len(second["skills"]) == 1 and "nextCursor" not in second
 
 
-async def test_a_skill_past_the_file_bound_is_left_out_and_the_host_is_told_why(workspace):
+async def test_a_skill_past_the_file_bound_is_left_out_and_the_host_is_told_why(workspace, connected):
     big = write_skill(workspace, "big", "name: big\ndescription: Holds too many files.\n")
     for index in range(MAX_RESOURCE_FILES):  # with SKILL.md, one file past the bound
         (big / f"f{index:03d}.txt").write_text("x", encoding="utf-8")
@@ -260,10 +301,7 @@ async def test_a_skill_past_the_file_bound_is_left_out_and_the_host_is_told_why(
         (edge / f"f{index:03d}.txt").write_text("x", encoding="utf-8")
     logs: list[str] = []
     async with connected(workspace, logs=logs) as session:
-        listing = await skills_list(session)
-        with anyio.fail_after(HANG_GUARD_SECONDS):
-            while not logs:
-                await anyio.sleep(0.05)
+        listing = await skills_list(session)  # the reasons come with the first page, on its own stream
     uris = [e["uri"] for e in listing["skills"]]
     assert "skill://big/SKILL.md" not in uris and "skill://edge/SKILL.md" in uris
     edge_entry = next(e for e in listing["skills"] if e["uri"] == "skill://edge/SKILL.md")
@@ -274,7 +312,7 @@ async def test_a_skill_past_the_file_bound_is_left_out_and_the_host_is_told_why(
     assert any("`big` is not served" in line and f"{MAX_RESOURCE_FILES} files" in line for line in logs)
 
 
-async def test_a_skill_past_the_byte_bound_is_left_out(workspace):
+async def test_a_skill_past_the_byte_bound_is_left_out(workspace, connected):
     heavy = write_skill(workspace, "heavy", "name: heavy\ndescription: Ships a large file.\n")
     skill_md = (heavy / "SKILL.md").stat().st_size
     (heavy / "data.bin").write_bytes(b"\0" * (MAX_OFFERED_SKILL_BYTES - skill_md + 1))
