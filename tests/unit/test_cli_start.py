@@ -71,4 +71,4 @@ def test_every_verb_is_listed_when_none_is_named():
         assert re.search(rf"^    {verb}\b", text, re.MULTILINE), verb
     wrong = run_cli("chek")
     assert wrong.returncode == 2
-    assert b"invalid choice: 'chek' (choose from 'check', 'catalog', 'commands', 'invoke', 'resources', 'read', 'new', 'hosts', 'rename', 'references')" in wrong.stderr
+    assert b"invalid choice: 'chek' (choose from 'check', 'catalog', 'commands', 'invoke', 'resources', 'read', 'new', 'hosts', 'rename', 'references', 'mcp')" in wrong.stderr
