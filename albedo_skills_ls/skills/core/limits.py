@@ -65,6 +65,12 @@ SECURITY_FOLLOW_LINES = 20  # lines after a download in which running the downlo
 MIN_ENCODED_CHARS = 40  # shortest base64 or hex run decoded
 MAX_DECODED_BYTES = 64 * 1024  # bytes of one encoded run decoded (its start; never run)
 MAX_SECURITY_FINDINGS_PER_FILE = 200  # findings kept per file and code family (then one note says how many more)
+# a bundled Python script read as a program (security/python_flow.py): characters parsed (Python's parser takes
+# about 1.4 s a MiB here; the largest hand-written script of seven public collections is 147 KB), syntax nodes
+# visited, seconds per file
+MAX_PYTHON_PARSE_CHARS = 256 * 1024
+MAX_PYTHON_AST_NODES = 2_000_000  # syntax nodes visited while following values (a 1 MiB script holds ~300,000)
+MAX_PYTHON_FLOW_SECONDS = 2.0  # per file; past it the flows found so far are kept and a note says so
 MAX_BASELINE_BYTES = 16 * 1024 * 1024  # a `check --baseline` file read (a baseline of every finding is far smaller)
 
 # Mentions of a skill (skills/language/mentions.py): the walk of the workspace for agent files and chat files

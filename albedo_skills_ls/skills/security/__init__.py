@@ -11,6 +11,9 @@ exact range, what the text does and what to check. The detectors, one family per
 - secrets.py: credentials read, data sent out (`security-credential-read`, `security-exfiltration`; the pair
   in one skill is `security-credential-exfiltration`, decided here across files);
 - override.py: text that turns the model against its user (`security-model-override`);
+- python_script.py (with python_flow.py): a bundled Python script parsed (never run), a secret followed to
+  the network or a command (`security-credential-exfiltration`), a download followed to `exec`
+  (`security-fetch-and-run`);
 - destinations.py: an upload to the service the skill is for is information naming where it goes;
 - tools.py: `allowed-tools` granting an unrestricted shell (`security-broad-tools`, SKILL.md only);
 - files.py: what is read, bundled binaries and what was not read (`security-bundled-binary`,
@@ -28,7 +31,7 @@ from ..core import codes
 from ..core.limits import MAX_SECURITY_FINDINGS_PER_FILE, MAX_SECURITY_SEARCHED_TOGETHER_CHARS
 from ..core.model import INFORMATION, Diagnostic, Related
 from ..document.skill_file import SKILL_FILE
-from . import destinations, fetch_run, hidden, override, payloads, secrets, tools
+from . import destinations, fetch_run, hidden, override, payloads, python_script, secrets, tools
 from . import text as text_module
 from .files import Reading, ReadFile, bounded_text
 from .prefilter import Expression, needles_of
@@ -60,7 +63,9 @@ def _bounded(found: Iterable[Diagnostic], path: str) -> Iterator[Diagnostic]:
 def findings(text: Text) -> list[Diagnostic]:
     """Every detector family over one text, as given (the callers bound how much text that is)."""
     found: list[Diagnostic] = []
-    families = [hidden.scan, fetch_run.scan, payloads.scan, secrets.reads, secrets.sends, override.scan]
+    families = [
+        hidden.scan, fetch_run.scan, payloads.scan, secrets.reads, secrets.sends, override.scan, python_script.scan,
+    ]
     if text.kind == SKILL:
         families.append(tools.scan)
     for family in families:
@@ -72,6 +77,8 @@ def _theft(found: list[Diagnostic]) -> list[Diagnostic]:
     """`security-credential-exfiltration` when one skill reads a credential and sends data out: on the first
     sending, pointing at the read. An environment variable named like a key counts only on the sending line
     itself (sending the skill's own key to its own service is how keys are used)."""
+    if any(d.code == codes.SECURITY_CREDENTIAL_EXFILTRATION.id for d in found):
+        return []  # a flow followed through a script (python_flow.py) already says it, at its sink
     reads = [d for d in found if d.code == codes.SECURITY_CREDENTIAL_READ.id]
     sends = [d for d in found if d.code == codes.SECURITY_EXFILTRATION.id]
     for send in sends:
