@@ -10,26 +10,27 @@ compiled to code, imported or run) and follows names through the module and its 
   (`dict(os.environ)`, `os.environ.copy()`), and an environment variable named like a secret
   (`os.environ["GITHUB_TOKEN"]`, `os.getenv("API_KEY")`); a download (`requests.get(url).text`,
   `urlopen(url).read()`) for what is run.
-- **Flow**: a name assigned from an expression that holds a source or a followed name is followed too (`=`,
-  `+=`, unpacking, `with ... as`, `for`), whatever the expression builds: concatenation, f-strings,
-  `format`, `%`, `json.dumps`, base64 and hex encodings, method calls on the value. Assignments are read in
-  every scope until nothing new is followed (flow-insensitive: an order of lines cannot hide a flow).
+- **Flow**: python_flow.py follows each value through the places it moves (assignments, loops, `with`,
+  function parameters and returns, per scope), whatever the expression builds: concatenation, f-strings,
+  `format`, `%`, `json.dumps`, base64 and hex encodings, method calls on the value.
 - **Sinks**: a network call (a `post`, `put`, `patch`, `request`, `urlopen`, `send`, `sendall`, `connect`,
   `gethostbyname`... in a script that imports a network module) given a followed value; a command or code
   run with one (`subprocess.*`, `os.system`, `os.popen`, `exec`, `eval`).
 
 A secret reaching a sink is `security-credential-exfiltration` on the sink, with the source as related
-information. An environment variable named like a secret is the skill's own key: sent where keys go (a
-`headers=`, `auth=` or `params=` argument, or the URL), it is how keys are used and nothing is said beyond
-the variable's note; sent as data (a body, a socket's payload, a command), or encoded first, it is a warning.
+information. An environment variable named like a secret, or a CLI's token, is a key: sent where keys go (a
+`headers=`, `auth=`, `params=` or `cookies=` argument, or the URL), it is how keys are used and nothing is said
+beyond the variable's note; sent as data (a body, a socket's payload, a DNS name, a command that sends it), or
+encoded first, it is a warning. The environment given to a command as `env=` is nothing.
 A download reaching `exec`, `eval` or a command is `security-fetch-and-run`. A file that does not parse
 (a syntax error, nesting past the parser's limit) is read by the text reading alone, and an information
 finding says so (not when the file was cut at `MAX_SECURITY_FILE_BYTES`: the finding on the cut says it).
-Bounds: the text parsed is what the reading read (`MAX_SECURITY_FILE_BYTES`); `MAX_PYTHON_AST_NODES` nodes
-visited and `MAX_PYTHON_FLOW_SECONDS` per file, past which what was found so far is kept and a note says the
+Bounds: `MAX_PYTHON_PARSE_CHARS` of text parsed (a larger script is not parsed, and a note says so);
+`MAX_PYTHON_AST_NODES` nodes visited and `MAX_PYTHON_FLOW_SECONDS` per file, past which what was found so far is kept and a note says the
 flow reading stopped. The parser itself is linear, and nests at most 200 parentheses (past it, a syntax
-error: the text reading alone).
+error: the text reading alone). A script is parsed only when its words name a source and a sink.
 """
+
 from __future__ import annotations
 
 import ast
@@ -81,8 +82,10 @@ _SINK_WORDS = ("requests", "httpx", "urllib", "http", "socket", "aiohttp", "smtp
 
 
 def _may_flow(text: Text) -> bool:
-    words = text.distinct_words_joined()
-    return any(word in words for word in _SOURCE_WORDS) and any(word in words for word in _SINK_WORDS)
+    words, lower = text.distinct_words_joined(), text.lower
+    return any(word in (lower if " " in word else words) for word in _SOURCE_WORDS) and any(
+        word in words for word in _SINK_WORDS
+    )
 
 
 def scan(text: Text) -> Iterator[Diagnostic]:
