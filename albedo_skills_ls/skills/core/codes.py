@@ -446,10 +446,8 @@ SECURITY_EXFILTRATION = _code(
 SECURITY_CREDENTIAL_EXFILTRATION = _code(
     "security-credential-exfiltration", WARNING,
     "One skill both reads credentials and sends data out.",
-    "a bundled Python script whose secret is followed through its variables to a network call or a command "
-    "(on the call; related information points at the read), or else a skill with at least one "
-    "`security-credential-read` and one `security-exfiltration` (placed on the sending line; related "
-    "information points at the read)",
+    "a secret followed through a Python script to a network call or command, or a skill with a credential "
+    "read and an exfiltration (on the call or sending line; related information points at the read)",
     "Treat the skill as stealing secrets until you have read both places and know they are unrelated.",
     category=SECURITY, security_severity="9.0",
 )

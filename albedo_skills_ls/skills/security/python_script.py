@@ -88,6 +88,16 @@ def _may_flow(text: Text) -> bool:
     )
 
 
+def _not_parsed(text: Text, why: str, what_to_do: str) -> Diagnostic:
+    return codes.SECURITY_NOT_FULLY_READ.at(
+        text.path,
+        f"not read as a program: {why}; its text was read like any other file's, so a secret carried through "
+        f"variables to the network is not followed here. {what_to_do}",
+        Range.of(0, 0, 0, 0),
+        severity=INFORMATION,
+    )
+
+
 def scan(text: Text) -> Iterator[Diagnostic]:
     """The flows of one Python script (nothing for any other file)."""
     if not is_python(text):
@@ -96,14 +106,8 @@ def scan(text: Text) -> Iterator[Diagnostic]:
     if not _may_flow(text):
         return
     if len(source) > MAX_PYTHON_PARSE_CHARS:
-        yield codes.SECURITY_NOT_FULLY_READ.at(
-            text.path,
-            f"not read as a program: {len(source):,} characters, past the {MAX_PYTHON_PARSE_CHARS:,} this reading "
-            "parses (MAX_PYTHON_PARSE_CHARS); its text was read like any other file's, so a secret carried through "
-            "variables to the network is not followed here. Check it by hand, or split the script",
-            Range.of(0, 0, 0, 0),
-            severity=INFORMATION,
-        )
+        yield _not_parsed(text, f"{len(source):,} characters, past the {MAX_PYTHON_PARSE_CHARS:,} this reading "
+                                "parses (MAX_PYTHON_PARSE_CHARS)", "Check it by hand, or split the script")
         return
     try:
         tree = ast.parse(source, filename=text.path)
@@ -112,13 +116,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
             return  # cut at the file bound mid-statement: the not-read finding already says the rest was not read
         where = f" at line {error.lineno}" if isinstance(error, SyntaxError) and error.lineno else ""
         reason = type(error).__name__ + where
-        yield codes.SECURITY_NOT_FULLY_READ.at(
-            text.path,
-            f"not read as a program: Python could not parse it ({reason}); its text was read like any other "
-            "file's, so a secret carried through variables to the network is not followed here. Check it by hand",
-            Range.of(0, 0, 0, 0),
-            severity=INFORMATION,
-        )
+        yield _not_parsed(text, f"Python could not parse it ({reason})", "Check it by hand")
         return
     budget = Budget()
     reader = FlowReader(text, tree, budget)
