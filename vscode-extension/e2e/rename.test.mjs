@@ -1,7 +1,9 @@
 /**
  * Skills as a language in a real VS Code (code-server), by keystrokes: the code lens and the inlay hint on a
  * SKILL.md; the skill renamed three times, from each starting point a person has: F2 on its `name:`, F2 on
- * `/name` in a chat file, and F2 on its folder in the Explorer (the server's `willRenameFiles` offers the
+ * `/name` in a chat file, and F2 on its folder in the Explorer; each time every `/name` standing alone in a
+ * sentence (another skill, AGENTS.md, the chat) follows, and the traps (`and/or/demo`, paths, a URL, a
+ * command inside a code span, fenced code) stay byte for byte (the server's `willRenameFiles` offers the
  * rest). The skill is mirrored into `.claude/skills` by a link, which only `albedo-skills rename OLD NEW` can
  * re-point, so VS Code asks to confirm each time (the Refactor Preview lists the whole rename under one
  * checkbox). After the command the person runs, the files on disk are the renamed workspace and nothing
@@ -21,9 +23,11 @@ const FILES = {
   '.agents/skills/demo/SKILL.md': '---\nname: demo\ndescription: Shows a demo of the data.\n---\n# Demo\n\nRun the steps.\n',
   '.agents/skills/demo-extra/SKILL.md': '---\nname: demo-extra\ndescription: More demos.\n---\nMore.\n',
   '.agents/skills/other/SKILL.md':
-    '---\nname: other\ndescription: Uses the demo skill.\n---\n# Other\n\n/demo prepare the data\nSee [the demo skill](../demo/SKILL.md) or `/demo-extra`.\n',
-  'AGENTS.md': 'Use `/demo` to show a demo; `/demo-extra` for more.\n',
-  'notes.chat.md': '/demo go\n/demo-extra go\n',
+    '---\nname: other\ndescription: Uses the demo skill.\n---\n# Other\n\n/demo prepare the data\nSee [the demo skill](../demo/SKILL.md) or `/demo-extra`.\n' +
+    'Before anything else, run /demo first; if the merge fails, run (/demo) again.\n' +
+    'Not these: and/or/demo, /demo/x, /demo.md, https://example.com/demo, `ls /demo -la`.\n```\n/demo in a fence\n```\n',
+  'AGENTS.md': 'Use `/demo` to show a demo; `/demo-extra` for more.\nUse the skills: /demo merges files.\n',
+  'notes.chat.md': '/demo go\n/demo-extra go\nif the merge fails, run /demo again.\n',
 };
 
 function bodyText(page) {
@@ -43,9 +47,10 @@ function albedoSkills(folder, args) {
 function editedFiles(name) {
   return {
     [`.agents/skills/${name}/SKILL.md`]: FILES['.agents/skills/demo/SKILL.md'].replace('name: demo', `name: ${name}`),
-    '.agents/skills/other/SKILL.md': FILES['.agents/skills/other/SKILL.md'].replace('/demo prepare', `/${name} prepare`).replace('(../demo/', `(../${name}/`),
-    'AGENTS.md': FILES['AGENTS.md'].replace('`/demo`', `\`/${name}\``),
-    'notes.chat.md': `/${name} go\n/demo-extra go\n`,
+    '.agents/skills/other/SKILL.md': FILES['.agents/skills/other/SKILL.md'].replace('/demo prepare', `/${name} prepare`).replace('(../demo/', `(../${name}/`)
+      .replace('run /demo first', `run /${name} first`).replace('run (/demo) again', `run (/${name}) again`),
+    'AGENTS.md': FILES['AGENTS.md'].replace('`/demo`', `\`/${name}\``).replace('skills: /demo merges', `skills: /${name} merges`),
+    'notes.chat.md': `/${name} go\n/demo-extra go\nif the merge fails, run /${name} again.\n`,
   };
 }
 
@@ -108,6 +113,17 @@ function finishRename(folder, old, name) {
 async function applyRefactorPreview(page, firstRow) {
   const panel = page.locator('.bulk-edit-panel');
   await panel.locator('.monaco-list-row', { hasText: firstRow }).first().waitFor();
+  // the panel maximized while the preview is checked: a list draws only the rows it shows, and a row never
+  // drawn would neither be found below nor ticked (the commands in sentences make the list longer than the
+  // panel). A panel stays maximized from one preview to the next, and 1.96.4 names its buttons otherwise, so
+  // this is a help, not a step: the files on disk, compared after Apply, judge whether every row was ticked.
+  const icons = { Maximize: 'screen-full', Restore: 'screen-normal' };
+  const sized = (label) => page.locator(
+    `.part.panel .action-label.codicon-${icons[label]}:visible, .part.panel .action-label[aria-label*="${label} Panel"]:visible`,
+  );
+  if ((await sized('Restore').count()) === 0 && (await sized('Maximize').count()) > 0) {
+    await sized('Maximize').first().click({ timeout: 5000 }).catch(() => undefined);
+  }
   // the preview fills in as it resolves the edit: a row drawn after the ticking below would stay unchecked
   // and its file unchanged. Every rename here edits AGENTS.md, the chat file and two SKILL.md files.
   const files = panel.locator('.monaco-list-row[aria-level="1"]');
@@ -121,6 +137,9 @@ async function applyRefactorPreview(page, firstRow) {
     await unchecked.first().click();
   }
   await page.locator('.monaco-button', { hasText: /^Apply$/ }).first().click();
+  if ((await sized('Restore').count()) > 0) {
+    await sized('Restore').first().click({ timeout: 5000 }).catch(() => undefined);
+  }
 }
 
 /** F2 at the cursor, the new name typed in the rename box, Enter. */
@@ -155,8 +174,9 @@ describe(`rename and references in VS Code ${VSCODE.text} (code-server)`, { time
   it('F2 on name: renames the skill everywhere once confirmed; the command finishes the link', async () => {
     await showing(page, 'rename', async () => {
       await openFile(page, '.agents/skills/demo/SKILL.md');
-      // the lens (the name, /demo and the link in `other`, `/demo` in AGENTS.md and the chat, the mirror) and the hint
-      await waitFor(page, () => bodyText(page), (text) => text.includes('used in 5 places') && text.includes('25 / 1,024'), 'the lens and the hint');
+      // the lens (/demo, the link and two commands in sentences in `other`, `/demo` and a sentence in AGENTS.md,
+      // two in the chat, the mirror) and the hint
+      await waitFor(page, () => bodyText(page), (text) => text.includes('used in 9 places') && text.includes('25 / 1,024'), 'the lens and the hint');
       await goTo(page, 2, 8);
       await renameAtCursor(page, 'showcase');
       await applyRefactorPreview(page, '.agents/skills/demo → .agents/skills/showcase');
@@ -173,7 +193,8 @@ describe(`rename and references in VS Code ${VSCODE.text} (code-server)`, { time
       await openFile(page, 'notes.chat.md');
       await goTo(page, 1, 3);
       await page.keyboard.press('Shift+Alt+F12');
-      await waitFor(page, () => bodyText(page), (text) => /\b6 results in \d+ files\b/.test(text), 'the References view');
+      // with the declaration: the lens's 9 and the name
+      await waitFor(page, () => bodyText(page), (text) => /\b10 results in \d+ files\b/.test(text), 'the References view');
     });
   });
 
