@@ -84,9 +84,11 @@ def test_decoding_stops_at_its_bound() -> None:
 
 
 def test_a_run_counts_within_the_lines_that_follow_a_download() -> None:
+    """The text reading's bound, in a text that is not a shell script (a shell script is also read as a
+    program, where a run counts at any distance: tests/security/test_shell_flow.py)."""
     for gap, expected in ((SECURITY_FOLLOW_LINES, ["security-fetch-and-run"]), (SECURITY_FOLLOW_LINES + 1, [])):
         text = "wget https://example.invalid/tool\n" + "echo\n" * (gap - 1) + "./tool\n"
-        assert _codes(scan_text("/s/a.sh", text)) == expected, gap
+        assert _codes(scan_text("/s/notes.txt", text)) == expected, gap
 
 
 def test_a_pipe_counts_within_the_window_after_the_download() -> None:

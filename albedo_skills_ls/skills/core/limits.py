@@ -71,6 +71,9 @@ MAX_SECURITY_FINDINGS_PER_FILE = 200  # findings kept per file and code family (
 MAX_PYTHON_PARSE_CHARS = 256 * 1024
 MAX_PYTHON_AST_NODES = 2_000_000  # syntax nodes visited while following values (a 1 MiB script holds ~300,000)
 MAX_PYTHON_FLOW_SECONDS = 2.0  # per file; past it the flows found so far are kept and a note says so
+# shell scripts and shell blocks read as programs (security/shell_flow.py, tree-sitter-bash: a C parser, linear)
+MAX_SHELL_PARSE_CHARS = 512 * 1024  # characters of one script or block parsed (scripts run to a few KB)
+MAX_SHELL_SYNTAX_NODES = 2_000_000  # syntax nodes walked per script or block (1 MiB of shell holds ~500,000)
 MAX_BASELINE_BYTES = 16 * 1024 * 1024  # a `check --baseline` file read (a baseline of every finding is far smaller)
 
 # Mentions of a skill (skills/language/mentions.py): the walk of the workspace for agent files and chat files

@@ -14,6 +14,8 @@ exact range, what the text does and what to check. The detectors, one family per
 - python_script.py (with python_flow.py): a bundled Python script parsed (never run), a secret followed to
   the network or a command (`security-credential-exfiltration`), a download followed to `exec`
   (`security-fetch-and-run`);
+- shell_flow.py: shell scripts and shell blocks parsed (tree-sitter-bash), a download followed to where it
+  is run however its address or file name is built (`security-fetch-and-run`);
 - destinations.py: an upload to the service the skill is for is information naming where it goes;
 - tools.py: `allowed-tools` granting an unrestricted shell (`security-broad-tools`, SKILL.md only);
 - files.py: what is read, bundled binaries and what was not read (`security-bundled-binary`,
@@ -31,7 +33,7 @@ from ..core import codes
 from ..core.limits import MAX_SECURITY_FINDINGS_PER_FILE, MAX_SECURITY_SEARCHED_TOGETHER_CHARS
 from ..core.model import INFORMATION, Diagnostic, Related
 from ..document.skill_file import SKILL_FILE
-from . import destinations, fetch_run, hidden, override, payloads, python_script, secrets, tools
+from . import destinations, fetch_run, hidden, override, payloads, python_script, secrets, shell_flow, tools
 from . import text as text_module
 from .files import Reading, ReadFile, bounded_text
 from .prefilter import Expression, needles_of
@@ -70,7 +72,16 @@ def findings(text: Text) -> list[Diagnostic]:
         families.append(tools.scan)
     for family in families:
         found.extend(_bounded(family(text), text.path))
+    found.extend(_bounded(_new_runs(shell_flow.scan(text), found), text.path))
     return found
+
+
+def _new_runs(runs: Iterable[Diagnostic], found: list[Diagnostic]) -> Iterator[Diagnostic]:
+    """The shell flow's runs whose download the text reading did not already flag (one finding a flow)."""
+    flagged = {d.range.start.line for d in found if d.code == codes.SECURITY_FETCH_AND_RUN.id}
+    for run in runs:
+        if not run.related or run.related[0].range.start.line not in flagged:
+            yield run
 
 
 def _theft(found: list[Diagnostic]) -> list[Diagnostic]:
