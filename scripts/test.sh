@@ -36,6 +36,8 @@ editors=(neovim emacs-nox elpa-eglot elpa-markdown-mode)
 # lsp-mode 8.0 and company for tests/clients/test_lsp_mode.py.
 editors+=(tmux elpa-lsp-mode elpa-company)
 editors+=(elpa-compat)  # gptel (tests/clients/test_gptel.py) needs compat on Emacs 28
+# strace watches the security reading parse scripts and run nothing (tests/security/test_python_flow.py)
+editors+=(strace)
 # Through sudo for an ordinary user; without it the run stops and names the packages (never skips them).
 source scripts/debian_packages.sh
 install_debian_packages "the editor tests (tests/clients)" "${editors[@]}"
