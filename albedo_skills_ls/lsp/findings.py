@@ -18,7 +18,7 @@ from ..skills.catalog.session import SkillsSession, bounded_file_diagnostics, ch
 from ..skills.core.model import Diagnostic
 from .command_findings import CommandFindings
 from .host_findings import HostFindings
-from .security_findings import SecurityFindings, bundling_folder, policy_of
+from .security_findings import SecurityFindings, bundling_folder, policy_of, user_folders_open
 from .settings import Settings
 from .workspaces import Workspaces
 
@@ -113,8 +113,14 @@ class Findings:
         return found
 
     def security_on_disk(self, session: SkillsSession) -> Mapping[str, tuple[Diagnostic, ...]]:
-        """The security reading of a folder's workspace skills as saved, per file."""
-        return self.security_findings.on_disk(session.workspace, session.snapshot, policy_of(self._settings()))
+        """The security reading as saved, per file: a folder's workspace skills, and its user-root skills with
+        a file open."""
+        opened = user_folders_open(session.snapshot, self._open_paths())
+        return self.security_findings.on_disk(session.workspace, session.snapshot, policy_of(self._settings()), opened)
+
+    def in_user_skill(self, path: str) -> bool:
+        """Whether `path` is a file of a user-root skill (opening or closing one changes what is read)."""
+        return any(user_folders_open(session.snapshot, (path,)) for session in self.workspaces.sessions)
 
     def commands_on_disk(self, session: SkillsSession) -> Mapping[str, tuple[Diagnostic, ...]]:
         """`command-unknown` of a folder's saved skills, agent files and chat files, per file."""

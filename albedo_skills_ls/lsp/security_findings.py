@@ -3,7 +3,7 @@ until the next reload, and the live reading of an open buffer.
 
 Part of the server core. Which skills are read by default: those in the workspace roots (`.albedo/skills`,
 `.agents/skills`), the ones the person is writing or has just brought into the project; a user-root skill
-is read when its `SKILL.md` or one of its files is open. `albedoSkills.security.enable` turns the category
+is read, every file of its folder as `check` reads it, while its `SKILL.md` or one of its files is open. `albedoSkills.security.enable` turns the category
 off, `albedoSkills.security.disabledCodes` single codes; inline markers apply as on the command line.
 The review reads every file a skill bundles, so each skill folder's review is kept while nothing in the
 folder changed: a reload (after any file event) stats the folder's entries (`folder_signature`, bounded like
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..skills.catalog.session import placement
 from ..skills.core.limits import MAX_RESOURCE_DEPTH, MAX_RESOURCE_ENTRIES
@@ -40,13 +40,25 @@ def skill_folders(snapshot: Catalog) -> list[str]:
     return [os.path.dirname(path) for path in snapshot.file_diagnostics if os.path.basename(path) == SKILL_FILE]
 
 
-def workspace_folders(snapshot: Catalog) -> list[str]:
+def folders_of_scope(snapshot: Catalog, scope: str) -> list[str]:
     folders = []
     for folder in skill_folders(snapshot):
         where = placement(snapshot, os.path.join(folder, SKILL_FILE))
-        if where is not None and where.scope == "workspace":
+        if where is not None and where.scope == scope:
             folders.append(folder)
     return folders
+
+
+def workspace_folders(snapshot: Catalog) -> list[str]:
+    return folders_of_scope(snapshot, "workspace")
+
+
+def user_folders_open(snapshot: Catalog, open_paths: Iterable[str]) -> tuple[str, ...]:
+    """The user-root skill folders holding an open file (its `SKILL.md` or a file it bundles): read whole,
+    as `check` reads them, while one of their files is open."""
+    opened = list(open_paths)
+    return tuple(folder for folder in folders_of_scope(snapshot, "user")
+                 if any(path == folder or is_within(path, folder) for path in opened))
 
 
 def bundling_folder(snapshots: list[Catalog], path: str) -> str | None:
@@ -87,7 +99,7 @@ def folder_signature(folder: str) -> tuple[Any, ...] | None:
 
 class SecurityFindings:
     def __init__(self) -> None:
-        self._reviews: dict[str | None, Mapping[str, tuple[Diagnostic, ...]]] = {}
+        self._reviews: dict[tuple[str | None, tuple[str, ...]], Mapping[str, tuple[Diagnostic, ...]]] = {}
         # skill folder -> (its signature, the policy, its review): kept across reloads while unchanged
         self._folders: dict[str, tuple[tuple[Any, ...], Policy, Review]] = {}
 
@@ -95,19 +107,22 @@ class SecurityFindings:
         """After a reload or a settings change: each folder is compared with its signature again."""
         self._reviews.clear()
 
-    def on_disk(self, workspace: str | None, snapshot: Catalog, policy: Policy) -> Mapping[str, tuple[Diagnostic, ...]]:
-        """The workspace skills' findings per file, as saved (none when the category is off); read-only, not
-        copied: the server asks once per file."""
+    def on_disk(
+        self, workspace: str | None, snapshot: Catalog, policy: Policy, user_folders: tuple[str, ...] = ()
+    ) -> Mapping[str, tuple[Diagnostic, ...]]:
+        """The findings per file, as saved, of the workspace skills and of `user_folders` (user-root skills
+        with a file open); none when the category is off. Read-only, not copied: the server asks once per file."""
         if not policy.enabled:
             return {}
-        found = self._reviews.get(workspace)
+        key = (workspace, user_folders)
+        found = self._reviews.get(key)
         if found is None:
             merged: dict[str, tuple[Diagnostic, ...]] = {}
             for gone in [folder for folder in self._folders if not os.path.isdir(folder)]:
                 del self._folders[gone]  # renamed or removed skills are not remembered
-            for folder in workspace_folders(snapshot):
+            for folder in [*workspace_folders(snapshot), *user_folders]:
                 merged.update(self._folder_review(folder, policy).findings)
-            found = self._reviews[workspace] = MappingProxyType(merged)
+            found = self._reviews[key] = MappingProxyType(merged)
         return found
 
     def _folder_review(self, folder: str, policy: Policy) -> Review:

@@ -123,18 +123,20 @@ class AlbedoLanguageServer(LanguageServer):
         pull; then announce `albedoSkills/catalogChanged`, after every diagnostic it implies was sent.
         "What changed" is what the client would receive, not the engine's values (`delivery`)."""
         self.findings.clear()
+        everything = self.findings.everything()  # every reading of this reload, the security reading's included
         if self.client.pull_diagnostics:
             if self.client.diagnostic_refresh:
                 self.workspace_diagnostic_refresh(None)
         else:
-            for path, rendering in self.delivered.changes(self.findings.everything(), self.converter()):
+            for path, rendering in self.delivered.changes(everything, self.converter()):
                 self.send(path, rendering)
-        self.announce(reason)
+        self.announce(reason, sum(len(found) for found in everything.values()))
 
-    def announce(self, reason: str) -> None:
-        """A custom notification clients (and tests) can wait on instead of guessing with timers."""
+    def announce(self, reason: str, diagnostics: int) -> None:
+        """A notification clients and tests wait on instead of timers. `diagnostics` counts what the client is
+        given once every reading of the reload landed: the Problems panel's count, as `check` counts."""
         enabled = self.settings.enable
-        skills, diagnostics = self.workspaces.counts() if enabled else (0, 0)
+        skills = self.workspaces.skill_count() if enabled else 0
         payload = {"reason": reason, "enabled": enabled, "skills": skills, "diagnostics": diagnostics}
         self.protocol.notify(CATALOG_CHANGED, payload)
 
@@ -228,8 +230,7 @@ class AlbedoLanguageServer(LanguageServer):
                 report = types.WorkDoneProgressReport(message=f"{session.workspace or 'user roots'}", percentage=percentage)
                 self.work_done_progress.report(token, report)
         if token:
-            skills, diagnostics = self.workspaces.counts()
-            end = types.WorkDoneProgressEnd(message=f"{skills} skill(s), {diagnostics} diagnostic(s)")
+            end = types.WorkDoneProgressEnd(message=f"{self.workspaces.skill_count()} skill(s)")  # diagnostics: announce
             self.work_done_progress.end(token, end)
         try:
             await self.watchers.register(self)

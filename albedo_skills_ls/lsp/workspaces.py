@@ -67,7 +67,7 @@ class Workspaces:
         """Discovery again for every session; each swaps its own snapshot."""
         return [session.reload() for session in self.sessions]
 
-    def counts(self) -> tuple[int, int]:
-        """Skills and catalog diagnostics over every session's snapshot (what start-up and reloads announce)."""
-        snapshots = [session.snapshot for session in self.sessions]
-        return sum(len(s.skills) for s in snapshots), sum(len(s.diagnostics) for s in snapshots)
+    def skill_count(self) -> int:
+        """The skills of every session's snapshot (what start-up and reloads announce; the diagnostics they
+        announce are counted from what the client is given, `LanguageServer.refresh_diagnostics`)."""
+        return sum(len(session.snapshot.skills) for session in self.sessions)
