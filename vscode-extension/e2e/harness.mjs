@@ -115,7 +115,8 @@ export async function startWorkbench({ folder, machineSettings = {}, userSetting
     server.once('exit', (code) => reject(new Error(`code-server exited (${code}):\n${log}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`,
+    // a `.code-workspace` file opens as a (multi-root) workspace, a folder as a folder
+    url: `http://127.0.0.1:${port}/?${folder.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(folder)}`,
     /** This workbench's own extensions folder: the processes started from it are this workbench's. */
     extensions,
     /** The user settings file (VS Code watches it; the extension writes its user-level settings there). */

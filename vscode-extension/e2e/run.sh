@@ -25,8 +25,8 @@ for version in "${versions[@]}"; do
   CODE_SERVER=$(CODE_SERVER_VERSION="$version" e2e/build-code-server.sh | tail -n 1)
   export CODE_SERVER
   case "$version" in
-    4.96.*) tests=(e2e/workbench.test.mjs e2e/rename.test.mjs) ;;
-    *) tests=(e2e/workbench.test.mjs e2e/chat.test.mjs e2e/nativeSkills.test.mjs e2e/copilotLocations.test.mjs e2e/rename.test.mjs e2e/selectionRanges.test.mjs) ;;
+    4.96.*) tests=(e2e/workbench.test.mjs e2e/rename.test.mjs e2e/multiRoot.test.mjs) ;;
+    *) tests=(e2e/workbench.test.mjs e2e/chat.test.mjs e2e/nativeSkills.test.mjs e2e/copilotLocations.test.mjs e2e/rename.test.mjs e2e/selectionRanges.test.mjs e2e/multiRoot.test.mjs) ;;
   esac
   [ -z "${ALBEDO_E2E_FILES:-}" ] || tests=($ALBEDO_E2E_FILES)
   echo "# code-server $version: ${tests[*]}"

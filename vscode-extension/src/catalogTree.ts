@@ -172,6 +172,45 @@ export function buildTree(entries: readonly CatalogEntry[], diagnostics: readonl
   return tree;
 }
 
+/**
+ * The catalogs of every workspace folder as one list for the view (`commands.catalog` answers for one folder):
+ * each skill once, by its `SKILL.md` (a user root's skill is in every folder's catalog), each built-in once.
+ * Two folders' skills of the same name are two skills, as they are two catalogs' (no collision between them).
+ */
+export function mergeCatalogs(catalogs: readonly (readonly CatalogEntry[])[], context: Pick<TreeContext, 'platform'> = {}): CatalogEntry[] {
+  const seen = new Set<string>();
+  const merged: CatalogEntry[] = [];
+  for (const entries of catalogs) {
+    for (const entry of entries) {
+      const key = entry.kind === 'skill' && entry.path !== undefined ? `skill ${pathKey(entry.path, context)}` : `${entry.kind} ${entry.command}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        merged.push(entry);
+      }
+    }
+  }
+  return merged;
+}
+
+/** The skills in the catalog per workspace folder (named by its folder's name) and in the user roots, for the status bar's tooltip. */
+export function countsByFolder(tree: readonly ScopeNode[], context: TreeContext): { label: string; skills: number }[] {
+  const paths = flavour(context);
+  const counts = context.workspaceFolders.map((folder) => ({ folder, label: paths.basename(folder), skills: 0 }));
+  let user = 0;
+  for (const scope of tree) {
+    for (const root of scope.roots) {
+      const listed = root.skills.filter((node) => node.command !== undefined).length;
+      const folder = scope.scope === 'workspace' ? counts.find((count) => isInside(root.root, count.folder, context)) : undefined;
+      if (folder !== undefined) {
+        folder.skills += listed;
+      } else {
+        user += listed;
+      }
+    }
+  }
+  return [...counts.map(({ label, skills }) => ({ label, skills })), { label: 'user roots', skills: user }];
+}
+
 /** What the tree counts: skills in the catalog, skills with errors, hidden skills. */
 export function summarize(tree: readonly ScopeNode[]): { skills: number; withErrors: number; hidden: number } {
   const nodes = tree.flatMap((scope) => scope.roots.flatMap((root) => root.skills));

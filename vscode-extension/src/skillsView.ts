@@ -9,6 +9,8 @@ import { ExecuteCommandRequest, type LanguageClient } from 'vscode-languageclien
 import {
   buildTree,
   type CatalogEntry,
+  countsByFolder,
+  mergeCatalogs,
   nameProblem,
   oneLine,
   type RootNode,
@@ -40,6 +42,11 @@ type Item = ScopeNode | RootNode | SkillNode;
 export function activeFolder(): vscode.WorkspaceFolder | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
   return (uri && vscode.workspace.getWorkspaceFolder(uri)) ?? vscode.workspace.workspaceFolders?.[0];
+}
+
+/** ` (in alpha)`: which folder an action works in, said only when the workspace has several. */
+function inFolder(folder: vscode.WorkspaceFolder | undefined): string {
+  return folder !== undefined && (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? ` (in ${folder.name})` : '';
 }
 
 async function execute<T>(client: LanguageClient, command: string, args: unknown[]): Promise<T> {
@@ -98,8 +105,11 @@ class SkillsTree implements vscode.TreeDataProvider<Item> {
     const client = this.server.running();
     let entries: CatalogEntry[] = [];
     if (client !== undefined) {
+      // every folder's catalog (a monorepo's folders each have theirs), not the active editor's alone
+      const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString());
       try {
-        entries = await execute<CatalogEntry[]>(client, 'commands.catalog', [activeFolder()?.uri.toString() ?? null]);
+        const catalogs = await Promise.all((folders.length > 0 ? folders : [null]).map((folder) => execute<CatalogEntry[]>(client, 'commands.catalog', [folder])));
+        entries = mergeCatalogs(catalogs);
       } catch (error) {
         this.channel.debug(`commands.catalog for the Skills view: ${String(error)}`);
       }
@@ -107,10 +117,12 @@ class SkillsTree implements vscode.TreeDataProvider<Item> {
     if (generation !== this.generation) {
       return; // a newer refresh is under way
     }
-    this.tree = buildTree(entries, skillDiagnostics(), this.context());
+    const context = this.context();
+    this.tree = buildTree(entries, skillDiagnostics(), context);
     const { skills, withErrors, hidden } = summarize(this.tree);
     this.status.text = statusText(this.tree);
-    this.status.tooltip = `Albedo Skills: ${skills} in the catalog, ${withErrors} with errors, ${hidden} hidden by a collision. Click to open the Skills view.`;
+    const perFolder = context.workspaceFolders.length > 1 ? ` (${countsByFolder(this.tree, context).map(({ label, skills: n }) => `${label} ${n}`).join(', ')})` : '';
+    this.status.tooltip = `Albedo Skills: ${skills} in the catalog${perFolder}, ${withErrors} with errors, ${hidden} hidden by a collision. Click to open the Skills view.`;
     this.status.backgroundColor = withErrors > 0 ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     if (client !== undefined) {
       this.status.show();
@@ -216,12 +228,13 @@ async function runSkill(server: ClientSource, channel: vscode.LogOutputChannel):
   if (client === undefined) {
     return undefined;
   }
-  const folder = activeFolder()?.uri.toString() ?? null;
+  const active = activeFolder();
+  const folder = active?.uri.toString() ?? null;
   try {
     const entries = await execute<CatalogEntry[]>(client, 'commands.catalog', [folder]);
     const picked = await vscode.window.showQuickPick(
       entries.map((entry) => ({ label: entry.command, description: entry.kind === 'builtin' ? 'built-in' : entry.scope, detail: entry.description, entry })),
-      { title: 'Albedo Skills: Run Skill', placeHolder: 'The skill or command to run', matchOnDetail: true },
+      { title: `Albedo Skills: Run Skill${inFolder(active)}`, placeHolder: 'The skill or command to run', matchOnDetail: true },
     );
     if (picked === undefined) {
       return undefined;
@@ -299,10 +312,11 @@ async function newSkill(): Promise<vscode.Uri | undefined> {
   if (name === undefined || nameProblem(name) !== undefined) {
     return undefined;
   }
-  const roots = skillRoots(activeFolder()?.uri.fsPath, os.homedir());
+  const active = activeFolder();
+  const roots = skillRoots(active?.uri.fsPath, os.homedir());
   const root = await vscode.window.showQuickPick(
     roots.map((candidate) => ({ label: candidate.root, description: candidate.scope, root: candidate.root })),
-    { title: `Albedo Skills: where to create ${name}`, placeHolder: 'The skills root' },
+    { title: `Albedo Skills: where to create ${name}${inFolder(active)}`, placeHolder: 'The skills root' },
   );
   if (root === undefined) {
     return undefined;

@@ -8,7 +8,9 @@ import { describe, it } from 'node:test';
 import {
   buildTree,
   type CatalogEntry,
+  countsByFolder,
   MAX_NAME_CHARS,
+  mergeCatalogs,
   NAME_PATTERN,
   nameProblem,
   oneLine,
@@ -95,6 +97,46 @@ describe('buildTree', () => {
   it('names roots by folder when the workspace has several folders', () => {
     const several = buildTree([skill('a', '/w/two/.agents/skills', 'workspace')], [], { workspaceFolders: ['/w/one', '/w/two'], home: HOME });
     assert.equal(several[0].roots[0].label, 'two/.agents/skills');
+  });
+});
+
+describe('a multi-root workspace: every folder in the view', () => {
+  const ALPHA = '/repo/alpha';
+  const BETA = '/repo/beta';
+  const both = { workspaceFolders: [ALPHA, BETA], home: HOME };
+  const help = { command: '/help', name: 'help', kind: 'builtin' as const, description: 'List', arguments: [] };
+  const shared = skill('notes', `${HOME}/.agents/skills`, 'user');
+  // what commands.catalog answers for each folder: its own skills, then the user roots' (in both)
+  const alpha = [help, skill('deploy', `${ALPHA}/.agents/skills`, 'workspace'), skill('lint', `${ALPHA}/.agents/skills`, 'workspace'), shared];
+  const beta = [help, skill('deploy', `${BETA}/.agents/skills`, 'workspace'), skill('review', `${BETA}/.agents/skills`, 'workspace'), shared];
+  const broken = [{ path: `${ALPHA}/.agents/skills/broken/SKILL.md`, severity: 'error' as const, code: 'name-mismatch', message: 'm', related: [] }];
+
+  it('merges the folders\' catalogs: each skill once by its SKILL.md (the user roots\' too), both deploy skills, one /help', () => {
+    const merged = mergeCatalogs([alpha, beta]);
+    assert.deepEqual(merged.map((entry) => entry.path ?? entry.command), [
+      '/help', `${ALPHA}/.agents/skills/deploy/SKILL.md`, `${ALPHA}/.agents/skills/lint/SKILL.md`, `${HOME}/.agents/skills/notes/SKILL.md`,
+      `${BETA}/.agents/skills/deploy/SKILL.md`, `${BETA}/.agents/skills/review/SKILL.md`,
+    ]);
+  });
+
+  it('shows each folder\'s roots under its name, with its valid and broken skills, and the user roots once', () => {
+    const tree = buildTree(mergeCatalogs([alpha, beta]), broken, both);
+    assert.deepEqual(
+      tree.map((scope) => [scope.label, scope.roots.map((root) => [root.label, root.skills.map((node) => node.name)])]),
+      [
+        ['Workspace', [['alpha/.agents/skills', ['broken', 'deploy', 'lint']], ['beta/.agents/skills', ['deploy', 'review']]]],
+        ['User', [['~/.agents/skills', ['notes']]]],
+      ],
+    );
+    assert.equal(tree.flatMap((scope) => scope.roots).flatMap((root) => root.skills).filter((node) => node.hiddenBy).length, 0); // no collision across folders
+    assert.equal(statusText(tree), '$(book) 5 skills $(error) 1');
+  });
+
+  it('counts the skills per folder for the status bar tooltip, whichever folder is active', () => {
+    const tree = buildTree(mergeCatalogs([beta, alpha]), broken, both);
+    assert.deepEqual(countsByFolder(tree, both), [
+      { label: 'alpha', skills: 2 }, { label: 'beta', skills: 2 }, { label: 'user roots', skills: 1 },
+    ]);
   });
 });
 
