@@ -33,10 +33,10 @@ def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: AlbedoLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
         path = _checked_path(ls, params.text_document.uri)
+        if path and not ls.client.pull_diagnostics and ls.settings.enable:
+            ls.publish(path, ls.findings.for_file(path))  # with the buffer's version
         if path and ls.settings.enable and ls.findings.in_user_skill(path):
             ls.refresh_diagnostics("opened")  # its user-root skill is now read whole: its other files too
-        elif path and not ls.client.pull_diagnostics and ls.settings.enable:
-            ls.publish(path, ls.findings.for_file(path))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: AlbedoLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -59,11 +59,11 @@ def register(server: AlbedoLanguageServer) -> None:
         closed = uri_to_path(params.text_document.uri)
         if path is None and closed in ls.delivered.published:
             path = closed  # a chat buffer (no longer open, so known by what it was sent): clear it
-        if closed is not None and ls.settings.enable and ls.findings.in_user_skill(closed):
-            ls.refresh_diagnostics("closed")  # its user-root skill may be read no more: clear what it showed
-        elif path and not ls.client.pull_diagnostics:
+        if path and not ls.client.pull_diagnostics:
             # back to the disk's state as the snapshot knows it (nothing, for a file outside the roots)
             ls.publish(path, ls.findings.for_file(path))
+        if closed is not None and ls.settings.enable and ls.findings.in_user_skill(closed):
+            ls.refresh_diagnostics("closed")  # its user-root skill may be read no more: clear what it showed
 
 
 def enable_pull_diagnostics(server: AlbedoLanguageServer) -> None:

@@ -51,7 +51,7 @@ def test_a_skill_in_a_user_root_is_placed_by_the_session_whose_roots_hold_it(tmp
     workspaces = Workspaces(lambda: [str(ws)], lambda: Settings(home=str(home)))
     workspaces.rebuild()
     assert workspaces.session_placing(str(path)) is workspaces.sessions[0]
-    assert workspaces.counts() == (1, 0)
+    assert workspaces.skill_count() == 1
 
 
 class Buffer(NamedTuple):
