@@ -38,7 +38,10 @@ SCHEME = "skill://"
 # size the extension's hosts are written to accept (read from servers of the extension, not yet from a
 # host run), and Albedo lists at most MAX_RESOURCE_FILES (512) files of a skill, the extension's file count.
 MAX_OFFERED_SKILL_BYTES = 16 * 1024 * 1024
-PROMPT_ARGUMENT = "arguments"  # the one argument of every prompt: the text typed after the command
+# The one argument of every prompt: the text typed after the command. Declared required: Gemini CLI (0.61.0,
+# run) hands a prompt's positional text only to required arguments, and an optional one reached the model empty;
+# an empty text is still accepted (`/demo` alone).
+PROMPT_ARGUMENT = "arguments"
 
 
 class Offered(NamedTuple):
@@ -187,7 +190,7 @@ def prompts(offer: Offer) -> list[dict[str, Any]]:
         {
             "name": prompt_name(offered.skill),
             "description": offered.skill.description,
-            "arguments": [{"name": PROMPT_ARGUMENT, "description": "the text typed after the command", "required": False}],
+            "arguments": [{"name": PROMPT_ARGUMENT, "description": "the text typed after the command", "required": True}],
         }
         for offered in offer.offered.values()
     ]
