@@ -128,7 +128,7 @@ class SkillsFace:
             await self.tell_left_out(ctx, offer, ctx.request_id)
         start = 0
         if params.cursor is not None:
-            if not params.cursor.isdigit() or int(params.cursor) > len(entries):
+            if not (params.cursor.isascii() and params.cursor.isdigit()) or int(params.cursor) > len(entries):
                 raise MCPError(types.INVALID_PARAMS, f"cursor {params.cursor!r} is not one this server gave; list from the start")
             start = int(params.cursor)
         page: dict[str, Any] = {"skills": entries[start : start + SKILLS_PAGE]}

@@ -287,8 +287,9 @@ async def test_skills_list_pages_and_refuses_a_cursor_it_never_gave(workspace, c
     async with connected(workspace) as session:
         first = await skills_list(session)
         second = await skills_list(session, first["nextCursor"])
-        with pytest.raises(MCPError, match="not one this server gave"):
-            await skills_list(session, "x")
+        for foreign in ("x", "²", "-1", str(SKILLS_PAGE + 2)):  # ² is a digit to str.isdigit, not to int()
+            with pytest.raises(MCPError, match="not one this server gave"):
+                await skills_list(session, foreign)
     assert len(first["skills"]) == SKILLS_PAGE and len(second["skills"]) == 1 and "nextCursor" not in second
 
 
