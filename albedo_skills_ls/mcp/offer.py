@@ -127,7 +127,12 @@ def frontmatter_json(data: bytes, path: str) -> dict[str, Any]:
     if parsed.text is None or parsed.frontmatter is None:
         raise _NotOfferable(f"its {SKILL_FILE} changed since discovery and has no frontmatter now; reload")
     block = "".join(parsed.lines[1 : parsed.frontmatter.end_line])
-    value = YAML(typ="safe", pure=True).load(block) or {}
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        value = YAML(typ="safe", pure=True).load(block) or {}
+    except (YAMLError, ValueError) as exc:  # the catalog's rules accepted it; a safe load may still refuse
+        raise _NotOfferable(f"its frontmatter could not be read as values ({type(exc).__name__}): see `albedo-skills check`") from None
     if not isinstance(value, dict):
         raise _NotOfferable(f"its {SKILL_FILE} frontmatter is no longer a mapping; reload")
     return _json_value(value)
