@@ -71,6 +71,12 @@ MAX_SECURITY_FINDINGS_PER_FILE = 200  # findings kept per file and code family (
 MAX_PYTHON_PARSE_CHARS = 256 * 1024
 MAX_PYTHON_AST_NODES = 2_000_000  # syntax nodes visited while following values (a 1 MiB script holds ~300,000)
 MAX_PYTHON_FLOW_SECONDS = 2.0  # per file; past it the flows found so far are kept and a note says so
+# ZIP-based files opened (security/archives.py: Office documents, .zip, .jar), in memory, whole files only
+MAX_ARCHIVE_PARTS = 512  # parts of one archive read (an Office document holds a few dozen)
+MAX_ARCHIVE_PART_BYTES = 1024 * 1024  # bytes one part unpacks to (as MAX_SECURITY_FILE_BYTES for a file)
+MAX_ARCHIVE_TOTAL_BYTES = 8 * 1024 * 1024  # bytes one archive unpacks to, nested archives included
+MAX_ARCHIVE_RATIO = 200  # unpacked to packed size of one part (text packs 5 to 20 to one; a ZIP bomb, 1,000+)
+MAX_ARCHIVE_DEPTH = 3  # archives nested in one another that are opened (the file itself is 1)
 # shell scripts and shell blocks read as programs (security/shell_flow.py, tree-sitter-bash: a C parser, linear)
 MAX_SHELL_PARSE_CHARS = 512 * 1024  # characters of one script or block parsed (scripts run to a few KB)
 MAX_SHELL_SYNTAX_NODES = 2_000_000  # syntax nodes walked per script or block (1 MiB of shell holds ~500,000)

@@ -7,8 +7,9 @@ the skill folder is ever read, even if the tree changes during the reading. At m
 `MAX_SECURITY_FILE_BYTES` of a file and `MAX_SECURITY_TOTAL_BYTES` of the whole skill are read.
 
 Whatever is not read in full is a `security-not-fully-read` finding saying what and why, never a silent
-pass: the rest of a long file, a file past the skill's budget, bytes that are not UTF-8 text, an archive,
-a link out of the folder, a bound of the walk. Images, fonts and PDFs are named together in one information
+pass: the rest of a long file, a file past the skill's budget, bytes that are not UTF-8 text, an archive it
+does not open, a link out of the folder, a bound of the walk. A ZIP-based file read whole is opened
+(archives.py) and its parts read as files, `ARCHIVE!/PART`. Images, fonts and PDFs are named together in one information
 finding on SKILL.md. Executables and compiled files are `security-bundled-binary`.
 """
 
@@ -26,6 +27,7 @@ from ..core.model import FILE_START, INFORMATION, Diagnostic, Range
 from ..core.paths import child
 from ..resources.listing import list_resources
 from ..document.skill_file import SKILL_FILE
+from .archives import SEPARATOR, ZIP_MAGIC, open_archive
 
 _EXECUTABLE_HEADERS = (
     (b"\x7fELF", "an ELF executable (Linux)"),
@@ -148,9 +150,7 @@ class Reading:
         names = listing["resources"]
         # SKILL.md first: it is what the model reads, so it is read even when the budget runs out
         for rel in sorted(names, key=lambda name: (name != SKILL_FILE, name)):
-            found = self._read(real, rel)
-            if found is not None:
-                yield found
+            yield from self._read(real, rel)
         if self.media:
             more = len(self.media) - _MAX_MEDIA_NAMED
             named = ", ".join(self.media[:_MAX_MEDIA_NAMED]) + (f" and {more} more" if more > 0 else "")
@@ -182,16 +182,16 @@ class Reading:
     def _note(self, rel: str, message: str, where: Range = FILE_START) -> None:
         self.notes.append(codes.SECURITY_NOT_FULLY_READ.at(child(self.display, rel), message, where))
 
-    def _read(self, real: str, rel: str) -> ReadFile | None:
+    def _read(self, real: str, rel: str) -> list[ReadFile]:
         if self.budget <= 0:
             self._note(rel, f"not read: the skill's files passed the {MAX_SECURITY_TOTAL_BYTES:,}-byte reading "
                             "budget before this one; read it yourself, or keep the skill smaller")
-            return None
+            return []
         try:
             fd = _open_within(real, rel)
         except Refused as exc:
             self._note(rel, f"not read: {exc}")
-            return None
+            return []
         try:
             size = os.fstat(fd).st_size
             want = min(MAX_SECURITY_FILE_BYTES, self.budget)
@@ -200,13 +200,48 @@ class Reading:
                 data += chunk
         except OSError as exc:
             self._note(rel, f"not read: {exc.strerror}")
-            return None
+            return []
         finally:
             os.close(fd)
         cut = len(data) > want
         data = data[:want]
         self.budget -= len(data)
-        return self._classify(rel, data, cut, size, want)
+        if data.startswith(ZIP_MAGIC) and not cut:
+            return self._archive(rel, data)
+        found = self._classify(rel, data, cut, size, want)
+        return [found] if found is not None else []
+
+    def _archive(self, rel: str, data: bytes) -> list[ReadFile]:
+        """The parts of a ZIP-based file (archives.py), each classified as a file is, its path `ARCHIVE!/PART`."""
+        opened = open_archive(data)
+        read: list[ReadFile] = []
+        unread: list[str] = []  # parts that are not text: an ordinary document's images, fonts, binary data
+        for part in opened.parts:
+            head = part.data[:64]
+            if _binary_kind(part.name, head) is None:
+                media = _media_kind(head)
+                if media is not None or _decoded(part.data, False)[0] is None:
+                    unread.append(f"`{part.name}`" + (f" ({media})" if media else ""))
+                    continue
+            self.budget -= len(part.data)
+            found = self._classify(f"{rel}{SEPARATOR}{part.name}", part.data, False, len(part.data), len(part.data))
+            if found is not None:
+                read.append(found)
+        if opened.refused:
+            self._note(rel, f"read in part: {'; '.join(opened.refused[:_MAX_MEDIA_NAMED])}"
+                            f"{' and more' if len(opened.refused) > _MAX_MEDIA_NAMED else ''}. Those parts were "
+                            "not checked: unpack the file and check them yourself")
+        if unread:
+            more = len(unread) - _MAX_MEDIA_NAMED
+            named = ", ".join(unread[:_MAX_MEDIA_NAMED]) + (f" and {more} more" if more > 0 else "")
+            self.notes.append(codes.SECURITY_NOT_FULLY_READ.at(
+                child(self.display, rel),
+                f"opened, and its {len(read)} text part{'s' if len(read) != 1 else ''} read; "
+                f"{len(unread)} part{'s' if len(unread) != 1 else ''} not text (images, fonts, binary data) not "
+                f"read: {named}",
+                severity=INFORMATION,
+            ))
+        return read
 
     def _classify(self, rel: str, data: bytes, cut: bool, size: int, want: int) -> ReadFile | None:
         path = child(self.display, rel)
@@ -224,8 +259,9 @@ class Reading:
             return None
         archive = next((what for magic, what in _ARCHIVES if head.startswith(magic)), None)
         if archive is not None:
-            self._note(rel, f"not read: {archive}, whose contents this reading does not open; unpack it and "
-                            "check its files, or ship them unpacked")
+            why = ("larger than the reading takes whole" if head.startswith(ZIP_MAGIC)
+                   else "whose contents this reading does not open")
+            self._note(rel, f"not read: {archive}, {why}; unpack it and check its files, or ship them unpacked")
             return None
         text, bad = _decoded(data, cut)
         if text is None:
