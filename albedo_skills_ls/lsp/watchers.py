@@ -1,4 +1,5 @@
-"""File watchers: the five roots (user roots too) watched through the client, so a change reloads.
+"""File watchers: the five roots (user roots too) watched through the client, so a change reloads; and the
+workspace's `AGENTS.md`, `CLAUDE.md`, `GEMINI.md` and chat files, so their `command-unknown` follows the disk.
 
 Part of the server core. `watcher_globs` decides what to watch from the sessions and the settings (plain
 values in, lsprotocol values out); `Watchers.register` asks the client, replacing an earlier registration
@@ -13,6 +14,7 @@ from lsprotocol import types
 
 from ..skills.catalog.candidates import USER_ROOTS, WORKSPACE_ROOTS
 from ..skills.catalog.session import SkillsSession
+from ..skills.language.mentions import AGENT_INSTRUCTION_FILES
 from .settings import Settings
 from .uris import path_to_uri
 
@@ -20,21 +22,24 @@ REGISTRATION_ID = "albedo-skills-watchers"
 
 
 def watcher_globs(sessions: Iterable[SkillsSession], settings: Settings, relative: bool) -> list[types.FileSystemWatcher]:
-    """Watch the five roots for any change below them: a `RelativePattern` where the client takes one
-    (`ClientFeatures.relative_watcher_patterns`), else an absolute glob."""
+    """Watch the five roots for any change below them, and in each workspace folder the agent files and chat
+    files whose `/commands` `command-unknown` reads from the disk: a `RelativePattern` where the client takes
+    one (`ClientFeatures.relative_watcher_patterns`), else an absolute glob."""
     bases: list[tuple[str, str]] = []
+    prose = "{" + ",".join(AGENT_INSTRUCTION_FILES + settings.chat_file_patterns) + "}"
     for session in sessions:
         if session.workspace:
-            bases += [(session.workspace, rel) for rel, _scope in WORKSPACE_ROOTS]
+            bases += [(session.workspace, f"{rel}/**") for rel, _scope in WORKSPACE_ROOTS]
+            bases.append((session.workspace, f"**/{prose}"))
     if settings.user_roots:
         home = settings.home_folder()
-        bases += [(home, rel) for rel, _scope in USER_ROOTS]
+        bases += [(home, f"{rel}/**") for rel, _scope in USER_ROOTS]
     watchers = []
     for base, rel in dict.fromkeys(bases):
         if relative:
-            pattern: Any = types.RelativePattern(base_uri=path_to_uri(base), pattern=f"{rel}/**")
+            pattern: Any = types.RelativePattern(base_uri=path_to_uri(base), pattern=rel)
         else:
-            pattern = f"{base}/{rel}/**"
+            pattern = f"{base}/{rel}"
         watchers.append(types.FileSystemWatcher(glob_pattern=pattern))
     return watchers
 

@@ -87,3 +87,26 @@ async def test_after_a_rename_the_old_command_is_named_for_the_new_one(servers, 
     assert [d.message for d in session.diagnostics(chat)] == [
         "`/demo` is no command here: `demo` was renamed to `showcase`; did you mean `/showcase`?"
     ]
+
+
+async def test_the_agent_files_are_watched_and_follow_the_disk(servers, tmp_path):
+    ws, home, _other = workspace(tmp_path)
+    session = await servers([ws], home, caps=feature_caps())
+    (registration,) = [r for r in session.registrations if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    globs = [watcher["globPattern"] for watcher in registration.register_options["watchers"]]  # as sent
+    patterns = [g if isinstance(g, str) else f"{g['baseUri']}/{g['pattern']}" for g in globs]
+    assert any(p.endswith("/**/{AGENTS.md,CLAUDE.md,GEMINI.md,*.chat.md}") and str(ws) in p for p in patterns), patterns
+    agents = ws / "AGENTS.md"
+    assert len(unknown(session, agents)) == 1
+    agents.write_text("Use the skills: /demo merges files, then /dmeo and /demoo.\n", encoding="utf-8")
+    changed = session.expect("albedoSkills/catalogChanged")
+    session.files_changed((agents, types.FileChangeType.Changed))
+    await changed
+    assert [m for _r, m, _s in unknown(session, agents)] == [
+        "`/dmeo` is no command here; did you mean `/demo`?", "`/demoo` is no command here; did you mean `/demo`?"
+    ]
+    agents.write_text("Use the skills: /demo merges files.\n", encoding="utf-8")
+    changed = session.expect("albedoSkills/catalogChanged")
+    session.files_changed((agents, types.FileChangeType.Changed))
+    await changed
+    assert unknown(session, agents) == []
