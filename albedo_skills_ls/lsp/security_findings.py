@@ -56,7 +56,12 @@ def workspace_folders(snapshot: Catalog) -> list[str]:
 def user_folders_open(snapshot: Catalog, open_paths: Iterable[str]) -> tuple[str, ...]:
     """The user-root skill folders holding an open file (its `SKILL.md` or a file it bundles): read whole,
     as `check` reads them, while one of their files is open."""
-    opened = list(open_paths)
+    # Asked once per file of every publish: with no open file under a user root (the usual case) the answer
+    # is empty without placing each skill folder of the catalog.
+    user_roots = [root.path for root in snapshot.roots if root.scope == "user"]
+    opened = [path for path in open_paths if any(is_within(path, root) for root in user_roots)]
+    if not opened:
+        return ()
     return tuple(folder for folder in folders_of_scope(snapshot, "user")
                  if any(path == folder or is_within(path, folder) for path in opened))
 
