@@ -15,7 +15,8 @@ exact range, what the text does and what to check. The detectors, one family per
   the network or a command (`security-credential-exfiltration`), a download followed to `exec`
   (`security-fetch-and-run`);
 - shell_flow.py: shell scripts and shell blocks parsed (tree-sitter-bash), a download followed to where it
-  is run however its address or file name is built (`security-fetch-and-run`);
+  is run however its address or file name is built (`security-fetch-and-run`); with shell_secrets.py, a
+  secret followed to a command that sends it (`security-credential-exfiltration`);
 - destinations.py: an upload to the service the skill is for is information naming where it goes;
 - tools.py: `allowed-tools` granting an unrestricted shell (`security-broad-tools`, SKILL.md only);
 - files.py: what is read, bundled binaries and what was not read (`security-bundled-binary`,

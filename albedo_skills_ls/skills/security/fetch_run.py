@@ -39,7 +39,8 @@ _PIPE_RUN = Expression(
 )
 _EVALUATE = Expression(
     r"(?:eval\b|exec\s*\(|iex\b|invoke-expression\b|\[scriptblock\]::create|new\s+function\s*\(|"
-    r"(?:bash|zsh|dash|ksh|sh)[ \t]+(?:-c[ \t]|<\()|source[ \t]+<\(|\.[ \t]+<\()"
+    r"(?:bash|zsh|dash|ksh|sh)[ \t]+(?:-c[ \t]|<\()|(?:python[23]?|perl|ruby|node)[ \t]+-[ce][ \t]|source[ \t]+<\(|"
+    r"\.[ \t]+<\()"
 )
 # the downloaders that can write a file
 _SAVING = frozenset(
@@ -129,7 +130,7 @@ def _evaluated(text: Text, fetches: list[int], decodes: list[int], sources: list
         )
 
 
-_SHELL_EVALUATORS = ("eval", "bash", "zsh", "dash", "ksh", "sh")
+_SHELL_EVALUATORS = ("eval", "bash", "zsh", "dash", "ksh", "sh", "python", "perl", "ruby", "node")
 _MAX_BETWEEN = 48  # characters between an evaluating word and the download it runs: `iex (New-Object Net.WebClient).`
 
 

@@ -18,7 +18,9 @@ from ..core.model import Diagnostic
 from .prefilter import Expression
 from .text import Text, shown
 
-_S = r"[ \t]+"  # words are separated by spaces or tabs on one line
+# words are separated by spaces or tabs, or by one line break (a sentence soft-wrapped in Markdown, a list
+# item's or a quotation's continuation line); a blank line ends the paragraph, and the sentence with it
+_S = r"(?:[ \t]+(?:\n[ \t>]*)?|\n[ \t>]*)"
 
 
 def _starting(words: str, rest: str) -> list[str]:
@@ -140,7 +142,8 @@ def _described(line_before: str) -> bool:
     words = clause.replace("*", " ").replace("_", " ").split()
     while words and words[0] in ("the", "a", "an", "this", "that"):
         words = words[1:]
-    return len(words) >= 1 and words[0].strip(",") in _THIRD_PERSON
+    # the clause's subject, or the word just before the verb: "(agents skip confirmation based on it)"
+    return len(words) >= 1 and (words[0].strip(",") in _THIRD_PERSON or words[-1].strip("(,") in _THIRD_PERSON)
 
 
 def scan(text: Text) -> Iterator[Diagnostic]:

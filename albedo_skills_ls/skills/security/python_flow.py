@@ -20,20 +20,9 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..core.limits import MAX_PYTHON_AST_NODES, MAX_PYTHON_FLOW_SECONDS
+from .secret_names import SECRET_PATH, secret_name, token_command
 from .text import Text, shown
 
-_SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY",
-                 "CREDENTIAL")
-_NOT_THE_SECRET = ("_FILE", "_PATH", "_DIR", "_URL", "_NAME", "_ENV", "_ID")
-# a credential file or store named in a string (lower-cased), as secrets.py names them
-_SECRET_PATH = re.compile(
-    r"\.ssh/(?:id_[a-z0-9_]+|identity)(?![\w.])|\.ssh/?$|\.aws/credentials|\.config/gcloud|"
-    r"application_default_credentials\.json|\.kube/config|\.docker/config\.json|\.netrc|\.git-credentials|"
-    r"\.pypirc|\.npmrc|\.gnupg|login data|logins\.json|key[34]\.db|cookies\.binarycookies|library/keychains|"
-    r"login\.keychain|\.config/gh/hosts\.yml|wallet\.dat"
-)
-_TOKEN_COMMANDS = (("gh", "auth", "token"), ("gcloud", "auth", "print-access-token"), ("security", "find-"),
-                   ("aws", "configure", "get"), ("secret-tool", "lookup"), ("az", "account", "get-access-token"))
 _NETWORK_MODULES = frozenset({"requests", "httpx", "urllib", "urllib3", "http", "socket", "aiohttp", "smtplib",
                               "ftplib", "websocket", "websockets", "dns", "paramiko", "pycurl"})
 # calls that send, by their own name in a script importing a network module; and names too common to say so
@@ -111,9 +100,17 @@ def _strings(node: ast.AST) -> str:
     return "/".join(n.value for n in found)
 
 
-def _secret_name(name: str) -> bool:
-    upper = name.upper()
-    return any(word in upper for word in _SECRET_WORDS) and not upper.endswith(_NOT_THE_SECRET)
+def _built_name(node: ast.AST) -> str | None:
+    """A variable's name written as a string, or built from strings (`"GITHUB_" + "TOKEN"`, an f-string of
+    constants): the name the environment is asked for."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _built_name(node.left), _built_name(node.right)
+        return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        return "".join(str(v.value) for v in node.values)  # type: ignore[attr-defined]
+    return None
 
 
 Key = tuple[int, str]  # (the scope a name lives in: a function's id, or 0 for the module; the name)
@@ -238,7 +235,7 @@ class FlowReader:
         builds_path = not isinstance(value, ast.Call) or _dotted(value.func).rsplit(".", 1)[-1] in (
             "expanduser", "Path", "join", "home"
         )
-        if builds_path and _SECRET_PATH.search(path.lower()):
+        if builds_path and SECRET_PATH.search(path.lower()):
             self.paths.update((name, path) for name in names)
         if isinstance(value, ast.Call) and self._root(_dotted(value.func)) in _NETWORK_MODULES:
             self.clients.update(names)
@@ -310,17 +307,17 @@ class FlowReader:
 
     def _direct_source(self, node: ast.AST) -> Source | None:
         if isinstance(node, ast.Subscript) and _dotted(node.value) in ("os.environ", "environ"):
-            key = node.slice
-            if isinstance(key, ast.Constant) and isinstance(key.value, str) and _secret_name(key.value):
-                return Source("variable", node, f"os.environ[{key.value!r}]")
+            named = _built_name(node.slice)
+            if named is not None and secret_name(named):
+                return Source("variable", node, f"os.environ[{named!r}]")
         if not isinstance(node, ast.Call):
             return None
         name = _dotted(node.func)
         last = name.rsplit(".", 1)[-1]
         if name in ("os.getenv", "getenv", "os.environ.get", "environ.get") and node.args:
-            key = node.args[0]
-            if isinstance(key, ast.Constant) and isinstance(key.value, str) and _secret_name(key.value):
-                return Source("variable", node, f"{name}({key.value!r})")
+            named = _built_name(node.args[0])
+            if named is not None and secret_name(named):
+                return Source("variable", node, f"{name}({named!r})")
         if name in ("dict", "json.dumps", "str", "repr") and node.args and _dotted(node.args[0]) in (
             "os.environ", "environ"
         ) or name in ("os.environ.copy", "os.environ.items"):
@@ -329,16 +326,15 @@ class FlowReader:
             path = _strings(node).lower()
             named = [n for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute)) and _dotted(n) in self.paths]
             named += [n for n in ast.walk(node.func) if isinstance(n, ast.Name) and n.id in self.paths]
-            if _SECRET_PATH.search(path) or named:
+            if SECRET_PATH.search(path) or named:
                 said = _strings(node) or self.paths[_dotted(named[0])]
                 return Source("credential", node, f"the credential file {shown(said, 60)}")
         if last in _RUNS and node.args:
             words = [n.value for n in ast.walk(node.args[0]) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
             joined = " ".join(words).split()
-            for command in _TOKEN_COMMANDS:
-                if any(joined[i : i + len(command) - 1] == list(command[:-1]) and joined[i + len(command) - 1].startswith(
-                    command[-1]) for i in range(len(joined) - len(command) + 1)):
-                    return Source("token", node, f"the token store `{' '.join(command)}`")
+            command = token_command(joined)
+            if command is not None:
+                return Source("token", node, f"the token store `{' '.join(command)}`")
         if last in _DOWNLOADS and (name.split(".")[0] in _NETWORK_MODULES or last == "urlopen"):
             return Source("download", node, f"a download ({name})")
         return None

@@ -12,7 +12,8 @@ syntax tree and runs nothing) and walks it once, in document order:
   `--output`, `-O FILE` (wget), a `>` redirection, or the address's last segment (`-O` of curl, wget without
   one). A decoding (`base64 -d`) is followed the same way. Names are compared after the script's own
   assignments are put in (`D=/tmp/tool` ... `"$D"`), quotes removed.
-- **Runs**: `eval`, `source`, `.`, `sh -c`/`bash -c` given a followed variable; a command whose name is a
+- **Runs**: `eval`, `source`, `.`, `sh -c`/`bash -c`/`python3 -c`/`node -e` given a followed variable or
+  download; a command whose name is a
   downloaded file (`"$DEST"`, `./tool`); a shell or interpreter (`bash`, `sh`, `python3`, `node`...) given
   a downloaded file; `echo "$S" | bash`.
 
@@ -35,6 +36,7 @@ from ..core import codes
 from ..core.limits import MAX_SECURITY_FILE_BYTES, MAX_SHELL_PARSE_CHARS, MAX_SHELL_SYNTAX_NODES
 from ..core.model import INFORMATION, Diagnostic, Range, Related
 from ..document.markdown_spans import fenced_blocks
+from .shell_secrets import KEY_KINDS, Origin, SecretFlow
 from .text import Text, shown
 
 _SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
@@ -68,22 +70,36 @@ def is_shell(text: Text) -> bool:
     return any(os.path.basename(word) in _SHELLS for word in first[2:].split())
 
 
-def _units(text: Text) -> Iterator[tuple[int, str]]:
-    """(first line, shell text) of each script to parse: the whole file, or each shell block of Markdown."""
+def _units(text: Text) -> Iterator[tuple[int, str, bool]]:
+    """(first line, shell text, tagged) of each script to parse: the whole file, or each shell block of
+    Markdown; an untagged block is a candidate (tagged False), read as shell only when it parses as shell."""
     if is_shell(text):
-        yield 0, text.text
+        yield 0, text.text, True
         return
     if not text.path.lower().endswith((".md", ".markdown", ".mdx")) or "```" not in text.text and "~~~" not in text.text:
         return
     lines = text.text.split("\n")
     for first, last in fenced_blocks(lines):
         tag = lines[first].strip().lstrip("`~").strip().split(" ")[0].lower()
-        if tag not in _BLOCK_TAGS or last <= first + 1:
+        if tag not in _BLOCK_TAGS and tag or last <= first + 1:
             continue
         body = lines[first + 1 : last]
         if tag == "console":  # `$ cmd`: the prompt is blanked, so columns stay those of the file
             body = ["  " + line[2:] if line.startswith("$ ") else "" for line in body]
-        yield first + 1, "\n".join(body)
+        joined = "\n".join(body)
+        if tag or _may_flow(joined):
+            yield first + 1, joined, bool(tag)
+
+
+# an untagged block can hold a flow only if it names a downloader, a decoder or a sender (the sinks of
+# shell_secrets.py but `host`, a common word); only then is it parsed to see whether it is shell at all
+_FLOW_WORDS = ("curl", "wget", "iwr", "invoke-webrequest", "aria2c", "fetch", "base64", "nc ", "ncat", "socat",
+               "nslookup", "dig ")
+
+
+def _may_flow(block: str) -> bool:
+    lower = block.lower()
+    return any(word in lower for word in _FLOW_WORDS)
 
 
 def _word(node: Any, values: dict[str, str]) -> str:
@@ -109,6 +125,7 @@ class _Walk:
         self.values: dict[str, str] = {}  # NAME=value assignments with no download in them
         self.fetched: dict[str, Any] = {}  # variable -> the download command whose output it holds
         self.saved: dict[str, Any] = {}  # file name (as written, variables put in) -> the download command
+        self.secrets = SecretFlow(lambda node: _word(node, self.values), _command_words)
         self.nodes = 0
         self.stopped = False  # the walk reached MAX_SHELL_SYNTAX_NODES
 
@@ -162,10 +179,14 @@ class _Walk:
             if node.type == "variable_assignment":
                 self._assignment(node)
             elif node.type == "command":
+                self.secrets.command(node)
                 found = self._command(node)
                 if found is not None:
                     yield found
+            elif node.type == "redirected_statement":
+                self.secrets.redirected(node)
             elif node.type == "pipeline":
+                self.secrets.pipeline(node)
                 found = self._pipeline(node)
                 if found is not None:
                     yield found
@@ -177,6 +198,7 @@ class _Walk:
         if name is None or value is None:
             return
         variable = name.text.decode()
+        self.secrets.assignment(variable, value)
         download = self._download_in(value)
         if download is not None:
             self.fetched[variable] = download
@@ -214,7 +236,9 @@ class _Walk:
             return None
         name = _word(words[0], self.values)
         arguments = words[1:]
-        if name.lower() in _EVALUATORS or (name in _SHELLS and any(a.text.decode() == "-c" for a in arguments)):
+        if name.lower() in _EVALUATORS or (
+            name in _INTERPRETERS and any(a.text.decode() in ("-c", "-e") for a in arguments)
+        ):
             for argument in arguments:
                 download = self._download_in(argument)
                 if download is not None:
@@ -254,9 +278,9 @@ def scan(text: Text) -> Iterator[Diagnostic]:
     if parser is False:
         return  # the text reading alone: documented in docs/security.md
     filled = len(text.text.encode("utf-8", "surrogatepass")) >= MAX_SECURITY_FILE_BYTES - 3
-    for first_line, unit in units:
+    for first_line, unit, tagged in units:
         if len(unit) > MAX_SHELL_PARSE_CHARS:
-            if filled:
+            if filled or not tagged:
                 continue  # a file cut at (or filling) the file bound: its own finding says where reading stopped
             yield codes.SECURITY_NOT_FULLY_READ.at(
                 text.path,
@@ -267,8 +291,11 @@ def scan(text: Text) -> Iterator[Diagnostic]:
                 severity=INFORMATION,
             )
             continue
+        tree = parser.parse(unit.encode("utf-8", "surrogatepass"))
+        if not tagged and tree.root_node.has_error:
+            continue  # an untagged block that is not shell (a listing, output, another language)
         walk = _Walk(text, first_line)
-        for run, download in walk.walk(parser.parse(unit.encode("utf-8", "surrogatepass")).root_node):
+        for run, download in walk.walk(tree.root_node):
             said = download.text.decode("utf-8", "replace")
             yield codes.SECURITY_FETCH_AND_RUN.at(
                 text.path,
@@ -278,6 +305,8 @@ def scan(text: Text) -> Iterator[Diagnostic]:
                 walk.range(run),
                 (Related(text.path, f"the download: {shown(said, 120)}", walk.range(download)),),
             )
+        for sink, origin in walk.secrets.sent:
+            yield _sent(text, walk, sink, origin)
         if walk.stopped:
             yield codes.SECURITY_NOT_FULLY_READ.at(
                 text.path,
@@ -286,3 +315,18 @@ def scan(text: Text) -> Iterator[Diagnostic]:
                 Range.of(first_line, 0, first_line, 0),
                 severity=INFORMATION,
             )
+
+
+def _sent(text: Text, walk: _Walk, sink: Any, origin: Origin) -> Diagnostic:
+    how = "encoded, " if origin.encoded else ""
+    what = "a key" if origin.kind in KEY_KINDS else "a credential"
+    return codes.SECURITY_CREDENTIAL_EXFILTRATION.at(
+        text.path,
+        f"sends {how}{origin.said} (read on line {walk.range(origin.node).start.line + 1}): "
+        f"“{shown(sink.text.decode('utf-8', 'replace'), 80)}”. The value is followed from where it is read to here "
+        f"through the script's variables; {what} sent as data leaves with whoever receives it. Make sure the "
+        "secret is not what leaves",
+        walk.range(sink),
+        (Related(text.path, f"the secret read: {shown(origin.node.text.decode('utf-8', 'replace'), 120)}",
+                 walk.range(origin.node)),),
+    )
