@@ -113,6 +113,32 @@ SHELL_FILLER = ('echo "step {n} done"', "# step {n}: keep going", 'mkdir -p "out
 PYTHON_FILLER = ("COUNT_{n} = {n}", "# step {n}", "print('step {n}')", "ITEMS_{n} = [{n}, {n}]")
 
 
+def _add_steps(draw: Draw, sample: Sample, doc: Doc, steps: list[list[str]], filler: tuple[str, ...]) -> list[int]:
+    """The steps added to doc with filler lines between them; the 1-based line of each step's first line."""
+    lines = []
+    for index, step in enumerate(steps):
+        if index:
+            pad = draw.padding(40)
+            if pad >= 25:
+                sample.evasions.append("padding")
+            for n in range(pad):
+                doc.add(draw.rng.choice(filler).format(n=n))
+        lines.append(doc.add(*step))
+    return lines
+
+
+def place_prose(draw: Draw, sample: Sample, heading: str) -> tuple[str, Doc]:
+    """Where a sentence goes: SKILL.md's body, or (half the time) a reference file of its own."""
+    if draw.chance(0.5):
+        path, doc = f"references/{draw.word()}.md", Doc(heading, "", *draw.prose())
+        sample.files[path] = doc
+        sample.evasions.append("reference")
+        return path, doc
+    doc = sample.files["SKILL.md"]
+    assert isinstance(doc, Doc)
+    return "SKILL.md", doc
+
+
 def place_shell(draw: Draw, sample: Sample, steps: list[list[str]], name: str, *, inline: bool = False,
                 untagged: bool = True) -> tuple[str, list[int]]:
     """Put shell steps somewhere in the skill (a script, a block of SKILL.md or a reference, an untagged block,
@@ -142,15 +168,7 @@ def place_shell(draw: Draw, sample: Sample, steps: list[list[str]], name: str, *
         filler, open_, close = SHELL_FILLER, f"```{tag}", "```"
     if open_:
         doc.add("", open_)
-    lines = []
-    for index, step in enumerate(steps):
-        if index:
-            pad = draw.padding(40)
-            if pad >= 25:
-                sample.evasions.append("padding")
-            for n in range(pad):
-                doc.add(draw.rng.choice(filler).format(n=n))
-        lines.append(doc.add(*step))
+    lines = _add_steps(draw, sample, doc, steps, filler)
     if close:
         doc.add(close, "")
     if path != "SKILL.md":
@@ -164,15 +182,7 @@ def python_script(draw: Draw, sample: Sample, imports: list[str], steps: list[li
     path = f"scripts/{name.replace('-', '_')}.py"
     doc = Doc("#!/usr/bin/env python3", f'"""{draw.pick("Builds", "Checks", "Sorts")} the {draw.word()}."""', "",
               *[f"import {module}" for module in sorted(set(imports))], "")
-    lines = []
-    for index, step in enumerate(steps):
-        if index:
-            pad = draw.padding(40)
-            if pad >= 25:
-                sample.evasions.append("padding")
-            for n in range(pad):
-                doc.add(draw.rng.choice(PYTHON_FILLER).format(n=n))
-        lines.append(doc.add(*step))
+    lines = _add_steps(draw, sample, doc, steps, PYTHON_FILLER)
     sample.files[path] = doc
     body = sample.files["SKILL.md"]
     assert isinstance(body, Doc)

@@ -12,7 +12,7 @@ import gzip
 import io
 import zipfile
 
-from .generator_base import Doc, Draw, Sample, description, front, place_shell, python_script
+from .generator_base import Doc, Draw, Sample, description, front, place_prose, place_shell, python_script
 
 
 def _skill(draw: Draw, category: str, dangerous: bool, desc: str | None = None, extra: str = "") -> Sample:
@@ -316,13 +316,7 @@ def hidden_text(draw: Draw, dangerous: bool) -> Sample:
             "greek formula": "The spread is \u03c3z = 2\u03c0fC and \u0394loo stays below \u03bb.",
         }[shape]
     sample.evasions.append(shape)
-    if draw.chance(0.5):
-        path, doc = f"references/{draw.word()}.md", Doc("# Notes", "", *draw.prose())
-        sample.files[path] = doc
-        sample.evasions.append("reference")
-    else:
-        path, doc = "SKILL.md", sample.files["SKILL.md"]
-        assert isinstance(doc, Doc)
+    path, doc = place_prose(draw, sample, "# Notes")
     line = doc.add(line_text)
     doc.add(*draw.prose())
     if dangerous:
@@ -380,13 +374,7 @@ def model_override(draw: Draw, dangerous: bool) -> Sample:
     if draw.chance(0.3):
         lines = [f"- {lines[0]}", *[f"  {rest}" for rest in lines[1:]]]
         sample.evasions.append("list item")
-    if draw.chance(0.5):
-        path, doc = f"references/{draw.word()}.md", Doc("# Steps", "", *draw.prose())
-        sample.files[path] = doc
-        sample.evasions.append("reference")
-    else:
-        path, doc = "SKILL.md", sample.files["SKILL.md"]
-        assert isinstance(doc, Doc)
+    path, doc = place_prose(draw, sample, "# Steps")
     first = doc.add(*lines)
     doc.add("", *draw.prose())
     if dangerous:
