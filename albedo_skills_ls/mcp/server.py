@@ -107,7 +107,11 @@ class SkillsFace:
             if changed:
                 await self.announce()
 
-    # --- handlers (each reads `self.offer` once: one request, one snapshot)
+    # --- handlers (each reads `self.offer` once: one request, one snapshot). The protocol's own methods return
+    # the SDK's typed results: on the 2026-07-28 protocol a result must carry `resultType` (and a listing or a
+    # read `ttlMs` and `cacheScope`), which the SDK fills only in its typed results; a plain dict fails its
+    # check as "Handler returned an invalid result" (Claude Code 2.1.332 speaks that protocol and lost every
+    # prompt to it). `skills/list` and `skills/get` are the extension's, outside that check.
 
     async def tell_left_out(self, ctx: Any, offer: Offer, request_id: Any = None) -> None:
         """Why each left-out skill is not served, as MCP log messages (`warning`). After `initialize` they ride
@@ -149,18 +153,18 @@ class SkillsFace:
             for o in self.offer.offered.values()
         ])
 
-    async def read_resource(self, ctx: Any, params: types.ReadResourceRequestParams) -> dict[str, Any]:
+    async def read_resource(self, ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         try:
-            return {"contents": [read_file(self.offer, str(params.uri))]}
+            return types.ReadResourceResult.model_validate({"contents": [read_file(self.offer, str(params.uri))]})
         except SkillsError as exc:
             raise _error(exc) from None
 
-    async def list_prompts(self, ctx: Any, params: Any) -> dict[str, Any]:
-        return {"prompts": prompts(self.offer)}
+    async def list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
+        return types.ListPromptsResult.model_validate({"prompts": prompts(self.offer)})
 
-    async def get_prompt(self, ctx: Any, params: types.GetPromptRequestParams) -> dict[str, Any]:
+    async def get_prompt(self, ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
         try:
-            return prompt_turn(self.offer, params.name, params.arguments)
+            return types.GetPromptResult.model_validate(prompt_turn(self.offer, params.name, params.arguments))
         except SkillsError as exc:
             raise _error(exc) from None
 
@@ -201,7 +205,7 @@ class SkillsFace:
             ),
         ])
 
-    async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
+    async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         arguments = params.arguments or {}
         offer = self.offer
         try:
@@ -224,8 +228,9 @@ class SkillsFace:
             else:
                 raise MCPError(types.INVALID_PARAMS, f"no tool {params.name!r}; list them with tools/list")
         except SkillsError as exc:  # a tool's failure is the model's to read, not a protocol error
-            return {"content": [{"type": "text", "text": str(exc)}], "isError": True}
-        return {"content": [{"type": "text", "text": json.dumps(result, ensure_ascii=False)}], "structuredContent": result}
+            return types.CallToolResult(content=[types.TextContent(text=str(exc))], is_error=True)
+        return types.CallToolResult(content=[types.TextContent(text=json.dumps(result, ensure_ascii=False))],
+                                    structured_content=result)
 
 
 class _ListChangingServer(Server[Any]):
