@@ -42,6 +42,13 @@ MAX_OFFERED_SKILL_BYTES = 16 * 1024 * 1024
 # run) hands a prompt's positional text only to required arguments, and an optional one reached the model empty;
 # an empty text is still accepted (`/demo` alone).
 PROMPT_ARGUMENT = "arguments"
+# Claude Code (2.1.332, run; its source splits the typed text on whitespace) hands a prompt the typed words one
+# per declared argument, in order, and drops the words past the last one declared. So each prompt declares,
+# after `arguments`, optional arguments `word_2` … `word_<PROMPT_WORDS>`, and prompts/get joins the ones given,
+# in order, with one space. Gemini CLI fills only the required `arguments` (with the whole text) and never
+# these; a host sending `arguments` alone gets its text exactly as sent.
+PROMPT_WORDS = 32
+PROMPT_ARGUMENTS = (PROMPT_ARGUMENT, *(f"word_{number}" for number in range(2, PROMPT_WORDS + 1)))
 
 
 class Offered(NamedTuple):
@@ -195,7 +202,10 @@ def prompts(offer: Offer) -> list[dict[str, Any]]:
         {
             "name": prompt_name(offered.skill),
             "description": offered.skill.description,
-            "arguments": [{"name": PROMPT_ARGUMENT, "description": "the text typed after the command", "required": True}],
+            "arguments": [
+                {"name": PROMPT_ARGUMENT, "description": "the text typed after the command", "required": True},
+                *({"name": word} for word in PROMPT_ARGUMENTS[1:]),
+            ],
         }
         for offered in offer.offered.values()
     ]
@@ -207,7 +217,14 @@ def prompt_turn(offer: Offer, name: str, arguments: dict[str, str] | None) -> di
     offered = next((o for o in offer.offered.values() if prompt_name(o.skill) == name), None)
     if offered is None:
         raise Refused(f"no prompt `{name}` is served here; list them with prompts/list (or reload if it is new)")
-    text = (arguments or {}).get(PROMPT_ARGUMENT, "")
+    given = arguments or {}
+    unknown = sorted(set(given) - set(PROMPT_ARGUMENTS))
+    if unknown:
+        raise InvalidArguments(
+            f"prompt `{name}` takes `{PROMPT_ARGUMENT}` (the text after the command) and the words after its first, "
+            f"`{PROMPT_ARGUMENTS[1]}` … `{PROMPT_ARGUMENTS[-1]}`; not {', '.join(f'`{n}`' for n in unknown)}"
+        )
+    text = " ".join(given[word] for word in PROMPT_ARGUMENTS if given.get(word))
     turn = activation.invoke(offer.catalog, offered.skill.command, text, "user")
     return {
         "description": offered.skill.description,

@@ -4,7 +4,8 @@ Each test starts the real program on a workspace of its own and asserts what a h
 extension's entries (digests equal to sha256 of the files on disk, frontmatter as written), the bytes of
 `resources/read`, every traversal form refused, invalid skills absent, the activation a prompt submits
 (the same as `albedo-skills invoke --user`), the two read-only tools, and a change on disk followed by
-`list_changed` and the new listing. Every test runs over stdio and over streamable HTTP.
+`list_changed` and the new listing. Every test runs over stdio and over streamable HTTP, each with the
+initialize handshake and with the 2026-07-28 protocol's `server/discover`.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.client.subscriptions import listen
 from mcp.shared.exceptions import MCPError
+from mcp.shared.subscriptions import event_to_notification
 from pydantic import TypeAdapter
 
-from albedo_skills_ls.mcp.offer import MAX_OFFERED_SKILL_BYTES
+from albedo_skills_ls.mcp.offer import MAX_OFFERED_SKILL_BYTES, PROMPT_ARGUMENTS, PROMPT_WORDS
 from albedo_skills_ls.mcp.server import SKILLS_PAGE, WATCH_SECONDS
 from albedo_skills_ls.skills.core.limits import MAX_RESOURCE_FILES
 
@@ -37,6 +40,9 @@ PROGRAM = [sys.executable, "-m", "albedo_skills_ls.cli"]
 # A hang guard, not a speed bound: the watcher looks every WATCH_SECONDS; a loaded machine may take several
 HANG_GUARD_SECONDS = WATCH_SECONDS * 60
 RAW = TypeAdapter(dict)
+# On the 2026-07-28 protocol a server sends log messages only on requests asking for them with this level
+# (`io.modelcontextprotocol/logLevel` in their `_meta`); on the handshake it sends every level
+LOG_LEVEL = "warning"
 
 
 class SkillsListRequest(types.Request[types.PaginatedRequestParams, Literal["skills/list"]]):
@@ -106,9 +112,36 @@ async def http_server(workspace: Path) -> AsyncIterator[str]:
         process.wait(timeout=30)
 
 
-@pytest.fixture(params=["stdio", "http"])
+@asynccontextmanager
+async def opened(session: ClientSession, protocol: str, notes: list[str] | None) -> AsyncIterator[ClientSession]:
+    """`session` opened as a host of `protocol` opens it: the initialize handshake (2025-11-25, as Gemini CLI
+    0.61.0 connects), or `server/discover` (2026-07-28, as Claude Code 2.1.332 connects), where change events
+    reach only a `subscriptions/listen` stream, which is then kept open and fed into `notes` by method."""
+    if protocol == "handshake":
+        await session.initialize()
+        yield session
+        return
+    await session.discover()
+    if notes is None:
+        yield session
+        return
+    async with listen(session, prompts_list_changed=True, resources_list_changed=True) as events:
+        async with anyio.create_task_group() as tasks:
+            async def collect() -> None:
+                async for event in events:
+                    notes.append(event_to_notification(event, {}).method)
+
+            tasks.start_soon(collect)
+            yield session
+            tasks.cancel_scope.cancel()
+
+
+@pytest.fixture(params=[("stdio", "handshake"), ("http", "handshake"), ("stdio", "2026-07-28"), ("http", "2026-07-28")],
+                ids=lambda param: "-".join(param))
 def connected(request):
-    """Connects the SDK's client to a new server on `workspace` over the transport of the test's parameter."""
+    """Connects the SDK's client to a new server on `workspace` over the transport and protocol of the test's
+    parameter."""
+    transport, protocol = request.param
 
     @asynccontextmanager
     async def connect(workspace: Path, notes: list[str] | None = None, logs: list[str] | None = None) -> AsyncIterator[ClientSession]:
@@ -120,20 +153,22 @@ def connected(request):
             if logs is not None:
                 logs.append(str(params.data))
 
-        if request.param == "http":
+        if transport == "http":
             async with http_server(workspace) as url, streamable_http_client(url) as (read, write):
-                async with ClientSession(read, write, message_handler=on_message, logging_callback=on_log) as session:
-                    await session.initialize()
-                    yield session
+                async with ClientSession(read, write, message_handler=on_message, logging_callback=on_log,
+                                         log_level=LOG_LEVEL) as session:
+                    async with opened(session, protocol, notes):
+                        yield session
             return
         params = StdioServerParameters(
             command=PROGRAM[0], args=[*PROGRAM[1:], "mcp", "-w", str(workspace), "--no-user-roots"], cwd=str(workspace)
         )
         with open(os.devnull, "w") as quiet:
             async with stdio_client(params, errlog=quiet) as (read, write):
-                async with ClientSession(read, write, message_handler=on_message, logging_callback=on_log) as session:
-                    await session.initialize()
-                    yield session
+                async with ClientSession(read, write, message_handler=on_message, logging_callback=on_log,
+                                         log_level=LOG_LEVEL) as session:
+                    async with opened(session, protocol, notes):
+                        yield session
 
     return connect
 
@@ -234,11 +269,28 @@ async def test_a_prompt_submits_the_activation_albedo_would(workspace, connected
         with pytest.raises(MCPError, match="no prompt `broken`"):
             await session.get_prompt("broken", {})
     assert len(got.messages) == 1 and got.messages[0].role == "user"
-    expected = subprocess.run(
-        [*PROGRAM, "invoke", "/demo", typed, "--user", "-w", str(workspace), "--no-user-roots"],
-        capture_output=True, text=True, check=True,
-    )
-    assert got.messages[0].content.text == json.loads(expected.stdout)["input"]
+    assert got.messages[0].content.text == expected_input(workspace, typed)
+
+
+def expected_input(workspace: Path, typed: str) -> str:
+    """The turn `albedo-skills invoke /demo TYPED --user` submits."""
+    done = subprocess.run([*PROGRAM, "invoke", "/demo", typed, "--user", "-w", str(workspace), "--no-user-roots"],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)["input"]
+
+
+async def test_a_prompt_takes_the_typed_words_one_argument_each_up_to_its_bound(workspace, connected):
+    """Claude Code hands a prompt the typed words one per declared argument: `arguments`, then `word_2` …
+    `word_<PROMPT_WORDS>`, joined again with one space; a word past the bound is an argument no prompt declares."""
+    words = [f"w{number}" for number in range(1, PROMPT_WORDS + 1)]
+    async with connected(workspace) as session:
+        declared = (await session.list_prompts()).prompts[0].arguments
+        at_bound = await session.get_prompt("demo", dict(zip(PROMPT_ARGUMENTS, words)))
+        with pytest.raises(MCPError, match=f"not `word_{PROMPT_WORDS + 1}`"):
+            await session.get_prompt("demo", dict(zip(PROMPT_ARGUMENTS, words)) | {f"word_{PROMPT_WORDS + 1}": "past"})
+    # the words are optional (not declared required): Gemini CLI hands the whole text to the one required argument
+    assert [(a.name, a.required) for a in declared] == [("arguments", True)] + [(f"word_{n}", None) for n in range(2, PROMPT_WORDS + 1)]
+    assert at_bound.messages[0].content.text == expected_input(workspace, " ".join(words))
 
 
 async def test_the_tools_are_read_only_and_mirror_invoke_and_read(workspace, connected):
