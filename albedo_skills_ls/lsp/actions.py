@@ -46,7 +46,8 @@ def _workspace_edit(ls: AlbedoLanguageServer, document: OpenDocument, edits: lis
 
 
 def fixes_of(ls: AlbedoLanguageServer, document: OpenDocument) -> list[Fix]:
-    """A `SKILL.md`'s quick fixes, or a chat buffer's (its `command-unknown`), against the catalog serving it."""
+    """A `SKILL.md`'s quick fixes, or a chat buffer's or an instruction file's (its `command-unknown`), against
+    the catalog serving it."""
     assert document.path is not None
     catalog = ls.workspaces.session_for(document.path).snapshot
     commands = ls.findings.command_findings.commands(catalog)
@@ -95,4 +96,4 @@ def register(server: AlbedoLanguageServer) -> None:
         def answer(document: OpenDocument) -> list[types.CodeAction]:
             return code_actions(ls, document, params)
 
-        return by_kind(ls, params.text_document.uri, [], skill=answer, chat=answer)
+        return by_kind(ls, params.text_document.uri, [], skill=answer, chat=answer, instructions=answer)

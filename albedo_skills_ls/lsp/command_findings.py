@@ -2,8 +2,9 @@
 per snapshot, an open buffer checked as typed, the workspace's skills, agent files and chat files as saved,
 and the old names of the skills this server renamed (a `/old` left behind is then named for what it became).
 
-Part of the server core, and plain Python: no pygls. Open `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` files are
-read from the disk: the editors send the server only `SKILL.md` and chat buffers.
+Part of the server core, and plain Python: no pygls. An `AGENTS.md`, `CLAUDE.md` or `GEMINI.md` the editor
+sends (the VS Code extension and the Neovim plugin do) is checked as typed, like a chat buffer; one it does
+not send is read from the disk.
 """
 
 from __future__ import annotations

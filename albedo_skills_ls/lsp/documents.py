@@ -1,7 +1,9 @@
 """Open documents as the feature modules need them: found by URI, classified, positions in engine units.
 
 Part of the server core (it imports no feature module). `kind_of` is the one place that decides whether a
-document is a `SKILL.md`, a chat buffer or neither; the server core and every feature ask it.
+document is a `SKILL.md`, a chat buffer, an agent's instruction file (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`:
+its `/commands` are checked as typed and fixed by quick fix) or neither; the server core and every feature
+ask it.
 
 Every editor feature (completion, hover, actions, links, symbols) starts the same way: find the open
 buffer, decide whether it is a `SKILL.md` or a chat buffer, and answer for that kind (`by_kind`, written
@@ -25,6 +27,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 
 from ..skills.document.frontmatter import lines_of
 from ..skills.document.skill_file import SKILL_FILE
+from ..skills.language.mentions import AGENT_INSTRUCTION_FILES
 from .client import ClientFeatures
 from .convert import LineSource, from_client_character, to_lsp_range
 from .settings import Settings
@@ -32,7 +35,7 @@ from .uris import path_to_uri, uri_to_path
 
 log = logging.getLogger("albedo_skills_ls")
 
-Kind = Literal["skill", "chat"]
+Kind = Literal["skill", "chat", "instructions"]
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,8 @@ def is_skill_file(uri: str) -> bool:
 
 def kind_of(uri: str, language_id: str | None, settings: Settings) -> Kind | None:
     """The one place a document is classified: `skill` for a document named SKILL.md (whatever the chat
-    settings say), `chat` for one the chat settings select by language id or file name, else None."""
+    settings say), `chat` for one the chat settings select by language id or file name, `instructions` for an
+    agent's instruction file by its name (`AGENTS.md`...; a chat pattern matching it wins), else None."""
     if is_skill_file(uri):
         return "skill"
     if language_id is not None and language_id in settings.chat_language_ids:
@@ -123,6 +127,8 @@ def kind_of(uri: str, language_id: str | None, settings: Settings) -> Kind | Non
     name = base_name(uri)
     if any(fnmatch.fnmatch(name, pattern) for pattern in settings.chat_file_patterns):
         return "chat"
+    if name in AGENT_INSTRUCTION_FILES:
+        return "instructions"
     return None
 
 
@@ -152,10 +158,12 @@ def by_kind(
     *,
     skill: Callable[[OpenDocument], T] | None = None,
     chat: Callable[[OpenDocument], T] | None = None,
+    instructions: Callable[[OpenDocument], T] | None = None,
     skill_needs_file: bool = True,
 ) -> T:
     """The prologue every editor feature shares: the open buffer at `uri`, answered by `skill(document)`
-    for a `SKILL.md` or `chat(document)` for a chat buffer; `otherwise` when it is not open, the extension is
+    for a `SKILL.md`, `chat(document)` for a chat buffer or `instructions(document)` for an agent's
+    instruction file; `otherwise` when it is not open, the extension is
     disabled, or the feature does not serve its kind. A `SKILL.md` without a file (an `untitled:` buffer)
     goes to `skill` only when the feature needs no folder (`skill_needs_file=False`: hover, symbols)."""
     document = open_document(ls, uri)
@@ -165,6 +173,8 @@ def by_kind(
         return skill(document)
     if document.kind == "chat" and chat is not None:
         return chat(document)
+    if document.kind == "instructions" and instructions is not None:
+        return instructions(document)
     return otherwise
 
 

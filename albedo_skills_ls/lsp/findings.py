@@ -90,6 +90,10 @@ class Findings:
         if document is not None and document.kind == "chat":  # its `/commands`, against its folder's catalog
             catalog = self.workspaces.session_for(path).snapshot
             return slash.check_chat(catalog, path, document.text, self.command_findings.commands(catalog))
+        if document is not None and document.kind == "instructions":  # AGENTS.md...: its `/commands`, as typed
+            catalog = self.workspaces.session_for(path).snapshot
+            commands = self.command_findings.in_buffer(catalog, path, document.text, skill_file=False)
+            return tuple(unknown.diagnostic for unknown in commands)
         if document is not None and self.bundled(path):  # a file a skill bundles, open: its unsaved text
             return self.security_findings.in_buffer(path, document.text, "bundled", policy)
         # imported here: the reading's review brings hashing (baselines), which an editor's start does without
@@ -139,8 +143,8 @@ class Findings:
         return document.kind is not None or (self._settings().security and self.bundled(path))
 
     def everything(self) -> dict[str, tuple[Diagnostic, ...]]:
-        """Every file known to any snapshot, plus open `SKILL.md` and chat buffers (first session wins shared
-        files)."""
+        """Every file known to any snapshot, plus open `SKILL.md`, chat and instruction-file buffers (first
+        session wins shared files)."""
         settings = self._settings()
         if not settings.enable:
             return {}

@@ -19,6 +19,8 @@ M.USER_ROOTS = { ".albedo/skills", ".agents/skills", ".prime/agent/skills" }
 M.DEFAULT_CHAT_LANGUAGE_IDS =
   { "albedo-chat", "markdown.chat", "codecompanion", "AvanteInput", "copilot-chat", "gp_chat" }
 M.DEFAULT_CHAT_FILE_PATTERNS = { "*.chat.md" }
+-- agents' instruction files, by name in any folder: the server checks the /commands they mention as typed
+M.AGENT_INSTRUCTION_FILES = { "AGENTS.md", "CLAUDE.md", "GEMINI.md" }
 -- The settings this plugin reads itself, to choose buffers before any server runs, and their defaults:
 -- copies of the server's one declaration (albedo_skills_ls/lsp/settings.py), as are the constants above
 -- (tests/clients/test_client_defaults.py compares them in Neovim). Only what the person set is sent.
@@ -165,11 +167,11 @@ function M.find_root(start, markers)
   return nil
 end
 
---- Whether this buffer is one the server serves: a SKILL.md or a chat buffer.
+--- Whether this buffer is one the server serves: a SKILL.md, an agent's instruction file or a chat buffer.
 function M.wanted(bufnr, settings)
   settings = settings or M.settings()
   local path = vim.api.nvim_buf_get_name(bufnr)
-  if path ~= "" and basename(path) == M.SKILL_FILE then
+  if path ~= "" and (basename(path) == M.SKILL_FILE or vim.tbl_contains(M.AGENT_INSTRUCTION_FILES, basename(path))) then
     return true
   end
   return is_chat(bufnr, path, settings)

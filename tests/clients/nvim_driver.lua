@@ -8,7 +8,7 @@
 -- as JSON. Every wait is on a condition; the bound only turns a hang into a recorded failure.
 -- Parameters come as JSON in the file named by $ALBEDO_NVIM_PARAMS:
 --   scenario ("setup" | "native"), out, cmd (list or nil), guard_ms, bad, other, user_skill, fixme,
---   good, chats = { {path=, filetype=}, ... }, typed_chat, plain_markdown
+--   good, chats = { {path=, filetype=}, ... }, typed_chat, plain_markdown, agents
 
 local P = vim.json.decode(table.concat(vim.fn.readfile(vim.env.ALBEDO_NVIM_PARAMS), "\n"))
 local v = vim.version()
@@ -219,6 +219,15 @@ local function floating_text()
   return nil
 end
 
+local function has_code(buf, code)
+  for _, d in ipairs(diagnostics(buf)) do
+    if d.code == code then
+      return true
+    end
+  end
+  return false
+end
+
 local function place_cursor(buf, pattern)
   for index, text in ipairs(lines(buf)) do
     local col = text:find(pattern, 1, true)
@@ -342,13 +351,20 @@ local function keystroke_checks(albedo)
   result.code_actions, result.fix_applied = quick_fix_by_keys(fixme, "Rename `desciption` to `description`")
   result.fixme_after = lines(fixme)
   result.fixme_diagnostics_cleared = wait_for(function()
-    for _, d in ipairs(diagnostics(fixme)) do
-      if d.code == "field-unknown" then
-        return false
-      end
-    end
-    return true
+    return not has_code(fixme, "field-unknown")
   end)
+
+  -- an agent's instruction file: the plugin sends AGENTS.md, the server underlines a mistyped command in the
+  -- buffer, and the did-you-mean fix chosen at the prompt writes the command
+  local agents = edit(P.agents)
+  result.agents_attached = attach_wait(agents)
+  result.agents_warned = wait_for(function()
+    return has_code(agents, "command-unknown")
+  end)
+  result.agents_diagnostics = diagnostics(agents)
+  place_cursor(agents, "/goood")
+  result.agents_actions, result.agents_fixed = quick_fix_by_keys(agents, "Change to `/good`")
+  result.agents_after = lines(agents)
 
   -- an empty SKILL.md: the quick fix adds the frontmatter; the completion item does too where the client can
   -- insert several lines (0.11 expands it as a snippet; 0.7's omnifunc puts the line breaks in as NULs)

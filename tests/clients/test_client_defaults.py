@@ -22,6 +22,7 @@ import pytest
 from albedo_skills_ls.lsp.settings import SETTINGS, default_of
 from albedo_skills_ls.skills.catalog.candidates import USER_ROOTS, WORKSPACE_ROOTS
 from albedo_skills_ls.skills.document.skill_file import SKILL_FILE
+from albedo_skills_ls.skills.language.mentions import AGENT_INSTRUCTION_FILES
 
 REPO = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -42,6 +43,7 @@ io.stdout:write(vim.json.encode({
   skill_file = albedo.SKILL_FILE,
   root_markers = albedo.ROOT_MARKERS,
   user_roots = albedo.USER_ROOTS,
+  agent_files = albedo.AGENT_INSTRUCTION_FILES,
 }))
 """
 
@@ -100,6 +102,7 @@ def test_the_neovim_plugins_copies_are_the_servers(tmp_path):
     assert seen["skill_file"] == SKILL_FILE
     assert seen["user_roots"] == [relative for relative, _scope in USER_ROOTS]
     assert sorted(seen["root_markers"]) == EDITOR_ROOT_MARKERS
+    assert seen["agent_files"] == list(AGENT_INSTRUCTION_FILES)
 
 
 def test_the_emacs_packages_copies_are_the_servers():

@@ -137,6 +137,8 @@ def run_neovim(editor: str, scenario: str, tmp_path_factory) -> dict:
         chats.append({"path": str(ws / name), "filetype": filetype})
     plain = ws / "notes.md"
     plain.write_text("# Notes\n\n/good is not a command here\n", encoding="utf-8")
+    agents = ws / "AGENTS.md"
+    agents.write_text("Use the skills: /goood now.\n", encoding="utf-8")
 
     out = base / "result.json"
     server_log = base / "server.log"
@@ -156,6 +158,7 @@ def run_neovim(editor: str, scenario: str, tmp_path_factory) -> dict:
         "chats": chats,
         "typed_chat": str(ws / "typed.chat.md"),
         "plain_markdown": str(plain),
+        "agents": str(agents),
     }
     (base / "params.json").write_text(json.dumps(params), encoding="utf-8")
     init = install_as_plugin(base, scenario)
@@ -200,7 +203,7 @@ def run_neovim(editor: str, scenario: str, tmp_path_factory) -> dict:
     result = json.loads(out.read_text(encoding="utf-8"))
     assert not result.get("error"), f"{result['error']}\n{result.get('messages')}\n{logs()}"
     assert result["version"].startswith(EDITORS[editor][2])
-    result.update(logs=logs, editor=editor, good=str(good), fixme=str(fixme))
+    result.update(logs=logs, editor=editor, good=str(good), fixme=str(fixme), agents=str(agents))
     return result
 
 
@@ -360,6 +363,18 @@ def test_quick_fix_chosen_at_the_prompt_rewrites_the_buffer(setup_run):
     assert setup_run["fixme_after"][:4] == ["---", "name: fixme", "description: Fixes things.", "---"]
     assert setup_run["fixme_diagnostics_cleared"], setup_run["logs"]()
     assert Path(setup_run["fixme"]).read_text(encoding="utf-8").splitlines()[2] == "desciption: Fixes things."
+
+
+def test_a_mistyped_command_in_agents_md_is_fixed_at_the_prompt(setup_run):
+    """The plugin sends AGENTS.md: the server's `command-unknown` comes from the buffer, with its fix."""
+    assert setup_run["agents_attached"] and setup_run["agents_warned"], setup_run["logs"]()
+    (warning,) = [d for d in setup_run["agents_diagnostics"] if d["code"] == "command-unknown"]
+    assert (warning["lnum"], warning["col"], warning["end_col"]) == (0, 16, 22)
+    assert warning["message"] == "`/goood` is no command here; did you mean `/good`?"
+    assert "Change to `/good`" in setup_run["agents_actions"], setup_run["agents_actions"]
+    assert setup_run["agents_fixed"], (setup_run["agents_actions"], setup_run["logs"]())
+    assert setup_run["agents_after"] == ["Use the skills: /good now."]
+    assert Path(setup_run["agents"]).read_text(encoding="utf-8") == "Use the skills: /goood now.\n"  # unsaved
 
 
 # --- the vim.lsp.enable route, on 0.11.4 ----------------------------------------------------------------------

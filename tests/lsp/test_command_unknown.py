@@ -58,6 +58,29 @@ async def test_saved_files_and_a_typed_buffer_show_it_and_the_fix_removes_it(ser
     assert [m for _r, m, _s in unknown(session, other)] == ["`/dmeo` is no command here; did you mean `/demo`?"]
 
 
+async def test_an_open_agents_file_is_checked_as_typed_and_offers_the_fix(servers, tmp_path):
+    """The editors send AGENTS.md, CLAUDE.md and GEMINI.md: the warning follows the buffer, not the disk,
+    and the quick fix edits the buffer."""
+    ws, home, _other = workspace(tmp_path)
+    session = await servers([ws], home, caps=feature_caps())
+    agents = ws / "AGENTS.md"
+    text = agents.read_text()
+    await open_until(session, agents, text, language_id="markdown")
+    (diagnostic,) = [d for d in session.diagnostics(agents) if d.code == "command-unknown"]
+    (action,) = await actions_for(session, agents, diagnostic)
+    assert action.title == "Change to `/demo`"
+    fixed = apply_edits(text, edits_for(action.edit, uri(agents)))
+    assert fixed == "Use the skills: /demo merges files.\n"
+    await change_until(session, agents, fixed, 2, lambda: "command-unknown" not in codes(session, agents))
+    assert agents.read_text() == text  # unsaved: the buffer alone is fixed
+    typed = fixed + "Then /dmeo again.\n"
+    await change_until(session, agents, typed, 3, lambda: "command-unknown" in codes(session, agents))
+    assert [r for r, _m, _s in unknown(session, agents)] == [span(typed, "/dmeo")]
+    gemini = ws / "docs" / "GEMINI.md"  # by its name, in any folder
+    gemini.parent.mkdir()
+    await open_until(session, gemini, "Run /deom.\n", lambda: "command-unknown" in codes(session, gemini))
+
+
 async def test_a_chat_buffer_gets_the_warning_where_a_command_is_near(servers, tmp_path):
     ws, home, _other = workspace(tmp_path)
     session = await servers([ws], home, caps=feature_caps())

@@ -8,7 +8,8 @@
  * re-point, so VS Code asks to confirm each time (the Refactor Preview lists the whole rename under one
  * checkbox). After the command the person runs, the files on disk are the renamed workspace and nothing
  * else, and `albedo-skills check` finds no error and no `reference-missing`. Between them, Find All
- * References (Shift+Alt+F12) on the new name; last, Go to Symbol in Workspace (Ctrl+T).
+ * References (Shift+Alt+F12) on the new name; then a mistyped command typed in AGENTS.md, underlined as typed and
+ * fixed by its quick fix; last, Go to Symbol in Workspace (Ctrl+T).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -16,7 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlink
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { goTo, HANG_GUARD_MS, launchChromium, MOD, openFile, openWorkbench, showing, startWorkbench, VSCODE, waitFor, waitForText, writeWorkspace } from './harness.mjs';
+import { goTo, HANG_GUARD_MS, launchChromium, MOD, openFile, openWorkbench, showing, startWorkbench, triggerQuickFix, VSCODE, waitFor, waitForText, writeWorkspace } from './harness.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FILES = {
@@ -250,6 +251,26 @@ describe(`rename and references in VS Code ${VSCODE.text} (code-server)`, { time
     });
     finishRename(folder, 'exhibit', 'gallery');
     assertRenamedOnDisk(folder, 'gallery');
+  });
+
+  it('a mistyped command typed in AGENTS.md is underlined, and its quick fix writes the command', async () => {
+    await showing(page, 'agents-quick-fix', async () => {
+      await openFile(page, 'AGENTS.md');
+      await page.keyboard.press(`${MOD}+End`); // the empty third line, after the file's last newline
+      await page.keyboard.type('Then /galery again.');
+      // the server checks the buffer as typed (the extension sends AGENTS.md): a warning under `/galery`
+      const warning = page.locator('.editor-group-container.active .squiggly-warning');
+      await waitFor(page, () => warning.count(), (count) => count > 0, 'the warning under /galery');
+      await goTo(page, 3, 9);
+      await triggerQuickFix(page);
+      await page.locator('.action-widget .monaco-list-row', { hasText: '/gallery' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      const text = await waitForText(page, (current) => current.includes('Then /gallery again.'), 'the fix was not applied');
+      assert.equal(text.split('\n').map((line) => line.trimEnd())[2], 'Then /gallery again.');
+      await waitFor(page, () => warning.count(), (count) => count === 0, 'no warning once fixed');
+      await page.keyboard.press(`${MOD}+S`);
+      await waitFor(page, () => readFileSync(path.join(folder, 'AGENTS.md'), 'utf8'), (saved) => saved.endsWith('Then /gallery again.'), 'AGENTS.md saved with the fix');
+    });
   });
 
   // Last: opening demo-extra puts it first in Quick Open's history, where `.agents/skills/demo/SKILL.md` would

@@ -254,9 +254,16 @@ export interface DocumentFilter {
 }
 
 /**
+ * The agents' instruction files, by name in any folder: the server checks the `/commands` they mention as
+ * typed and offers the did-you-mean fix (the server's list: skills/language/mentions.py
+ * AGENT_INSTRUCTION_FILES; tests/unit/test_agent_file_names.py holds the copies equal).
+ */
+export const AGENT_INSTRUCTION_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
+
+/**
  * `SKILL.md` files on disk (VS Code's own `skill` language, and any `SKILL.md` by name), plus chat buffers
- * by language id (saved or untitled) and by file-name pattern. A pattern without a `/` matches the file's
- * name in any folder, as the server matches it.
+ * by language id (saved or untitled) and by file-name pattern, plus the agents' instruction files on disk.
+ * A pattern without a `/` matches the file's name in any folder, as the server matches it.
  */
 export function documentSelector(settings: Pick<ServerSettings, 'chat'>): DocumentFilter[] {
   const filters: DocumentFilter[] = [
@@ -268,6 +275,9 @@ export function documentSelector(settings: Pick<ServerSettings, 'chat'>): Docume
   }
   for (const pattern of settings.chat.filePatterns) {
     filters.push({ scheme: 'file', pattern: pattern.includes('/') ? pattern : `**/${pattern}` });
+  }
+  for (const name of AGENT_INSTRUCTION_FILES) {
+    filters.push({ scheme: 'file', pattern: `**/${name}` });
   }
   return filters;
 }

@@ -381,7 +381,7 @@ describe('what the server sees through workspace/configuration', () => {
 });
 
 describe('documentSelector', () => {
-  it("selects SKILL.md on disk, chat language ids (saved or untitled) and chat file patterns", () => {
+  it("selects SKILL.md on disk, chat language ids (saved or untitled), chat file patterns and agent files", () => {
     const selector = documentSelector(defaultSettings());
     assert.deepEqual(selector.slice(0, 4), [
       { scheme: 'file', language: 'skill' },
@@ -389,13 +389,18 @@ describe('documentSelector', () => {
       { scheme: 'file', language: 'albedo-chat' },
       { scheme: 'untitled', language: 'albedo-chat' },
     ]);
-    assert.deepEqual(selector.at(-1), { scheme: 'file', pattern: '**/*.chat.md' });
-    assert.equal(selector.length, 2 + 6 * 2 + 1);
+    assert.deepEqual(selector.slice(-4), [
+      { scheme: 'file', pattern: '**/*.chat.md' },
+      { scheme: 'file', pattern: '**/AGENTS.md' },
+      { scheme: 'file', pattern: '**/CLAUDE.md' },
+      { scheme: 'file', pattern: '**/GEMINI.md' },
+    ]);
+    assert.equal(selector.length, 2 + 6 * 2 + 1 + 3);
   });
 
   it('anchors a bare file-name pattern in any folder, and keeps a pattern with a folder as written', () => {
     const selector = documentSelector({ chat: { languageIds: [], filePatterns: ['*.talk', 'notes/**/*.md'] } });
-    assert.deepEqual(selector.slice(2), [
+    assert.deepEqual(selector.slice(2, -3), [
       { scheme: 'file', pattern: '**/*.talk' },
       { scheme: 'file', pattern: 'notes/**/*.md' },
     ]);
