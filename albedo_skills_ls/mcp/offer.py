@@ -34,6 +34,7 @@ from ..skills.resources.paging import read_whole_resource
 
 EXTENSION_ID = "io.modelcontextprotocol/skills"
 SCHEME = "skill://"
+DIRECTORY_MIME = "inode/directory"  # what the extension calls a folder among a directory read's children
 # All the bytes of one offered skill's files together. A host loads a skill whole; 16 MiB is the per-skill
 # size the extension's hosts are written to accept (read from servers of the extension, not yet from a
 # host run), and Albedo lists at most MAX_RESOURCE_FILES (512) files of a skill, the extension's file count.
@@ -157,17 +158,25 @@ def _json_value(value: Any) -> Any:
     return value.isoformat() if hasattr(value, "isoformat") else str(value)
 
 
-def parse_skill_uri(offer: Offer, uri: str) -> tuple[Offered, str]:
-    """The offered skill and the file path a `skill://NAME/PATH` URI names. Refused (with what to do) for any
-    other URI, a skill not offered, or a path not in the skill's manifest: `..`, absolute paths, backslashes
-    and NUL, written plainly or percent-encoded, name no listed file, so they are refused before any file is
-    looked at (and a listed file is still read through the engine's confinement)."""
+def _skill_of(offer: Offer, uri: str) -> tuple[Offered, bool, str]:
+    """The offered skill a `skill://NAME[/PATH]` URI names, whether a `/` follows the name, and PATH as written
+    (percent-encoded). Refused, with what to do, for any other URI or a skill not offered."""
     if not isinstance(uri, str) or not uri.startswith(SCHEME):
         raise InvalidArguments(f"{uri!r} is not a skill:// URI; list the skills with skills/list")
     name, slash, encoded = uri[len(SCHEME):].partition("/")
     offered = offer.offered.get(name)
     if offered is None:
         raise Refused(f"no skill `{name}` is served here; list the skills with skills/list (or reload if it is new)")
+    return offered, bool(slash), encoded
+
+
+def parse_skill_uri(offer: Offer, uri: str) -> tuple[Offered, str]:
+    """The offered skill and the file path a `skill://NAME/PATH` URI names. Refused (with what to do) for any
+    other URI, a skill not offered, or a path not in the skill's manifest: `..`, absolute paths, backslashes
+    and NUL, written plainly or percent-encoded, name no listed file, so they are refused before any file is
+    looked at (and a listed file is still read through the engine's confinement)."""
+    offered, slash, encoded = _skill_of(offer, uri)
+    name = offered.skill.name
     resource = unquote(encoded) if slash else ""
     if resource not in offered.files:  # a traversal form is never a listed path: refused before any file is opened
         raise Refused(
@@ -182,7 +191,7 @@ def read_file(offer: Offer, uri: str) -> dict[str, Any]:
     same bytes its manifest digest covers (read again, through the confinement, at the time of the read)."""
     offered, resource = parse_skill_uri(offer, uri)
     data = read_whole_resource(offered.skill.folder, resource, discovery_root=offered.skill.root)
-    mime = "text/markdown" if resource.endswith(".md") else mimetypes.guess_type(resource)[0]
+    mime = _mime(resource)
     try:
         contents: dict[str, Any] = {"uri": uri, "text": data.decode("utf-8")}
     except UnicodeDecodeError:
@@ -190,6 +199,41 @@ def read_file(offer: Offer, uri: str) -> dict[str, Any]:
     if mime:
         contents["mimeType"] = mime
     return contents
+
+
+def _mime(resource: str) -> str | None:
+    return "text/markdown" if resource.endswith(".md") else mimetypes.guess_type(resource)[0]
+
+
+def directory_children(offer: Offer, uri: str) -> list[dict[str, Any]]:
+    """`resources/directory/read`: the direct children of a folder of an offered skill (`skill://NAME` for its
+    root, `skill://NAME/PATH` below it, no trailing slash), as its manifest has them: each file with its
+    name, MIME type and size, each subfolder as an `inode/directory` resource. A folder is one that holds a
+    listed file, so nothing outside the manifest is named and the disk is not read again. Anything else
+    is refused with what to do."""
+    offered, slash, encoded = _skill_of(offer, uri)
+    name = offered.skill.name
+    folder = unquote(encoded) if slash else ""
+    prefix = f"{folder}/" if folder else ""
+    files_prefix = skill_uri(name, "")
+    children: dict[str, dict[str, Any]] = {}
+    for item in offered.entry["resources"] if folder or not slash else ():  # `skill://NAME/` names no folder
+        resource = unquote(item["uri"][len(files_prefix):])
+        if not resource.startswith(prefix):
+            continue
+        child, _, below = resource[len(prefix):].partition("/")
+        if below:
+            children.setdefault(child, {"uri": skill_uri(name, prefix + child), "name": child, "mimeType": DIRECTORY_MIME})
+        else:
+            children[child] = {"uri": item["uri"], "name": child, "size": item["size"]}
+            if (mime := _mime(resource)) is not None:
+                children[child]["mimeType"] = mime
+    if not children:  # no listed file lies below it: a file, a path outside the skill, a trailing slash, or nothing
+        raise InvalidArguments(
+            f"{uri!r} is not a folder of skill `{name}`: a folder URI is `{skill_uri(name, '').rstrip('/')}` or "
+            f"`{files_prefix}PATH` without a trailing slash, naming a folder that holds files of its skills/get entry"
+        )
+    return [children[child] for child in sorted(children)]
 
 
 def prompt_name(skill: Skill) -> str:

@@ -1,8 +1,8 @@
 """`albedo-skills mcp`: the catalog served to MCP hosts, on the official MCP Python SDK's low-level server.
 
 The methods (docs/mcp.md says what a host sees of each):
-- the Skills extension (`io.modelcontextprotocol/skills`): `skills/list` (paginated) and `skills/get`, added
-  as request handlers (the SDK has no Skills methods of its own);
+- the Skills extension (`io.modelcontextprotocol/skills`): `skills/list` (paginated), `skills/get` and the
+  optional `resources/directory/read`, added as request handlers (the SDK has no Skills methods of its own);
 - `resources/list` (each offered skill's `SKILL.md`) and `resources/read` on `skill://` URIs;
 - `prompts/list` and `prompts/get`: one prompt per command, whose turn is Albedo's activation;
 - `tools/list` and `tools/call`: `activate_skill` (the model-side activation) and `read_skill_file` (one
@@ -33,10 +33,14 @@ from ..skills.catalog.session import SkillsSession
 from ..skills.core.errors import InvalidArguments, Refused, SkillsError
 from ..skills.core.limits import DEFAULT_READ_LIMIT, MAX_READ_LIMIT
 from ..skills.resources.paging import read_resource
-from .offer import EXTENSION_ID, Offer, build_offer, fingerprint, prompt_turn, prompts, read_file
+from .offer import EXTENSION_ID, Offer, build_offer, directory_children, fingerprint, prompt_turn, prompts, read_file
 
 WATCH_SECONDS = 1.0  # how often the watcher looks at the roots; a change is served within about this long
 SKILLS_PAGE = 50  # skills per `skills/list` page
+DIRECTORY_PAGE = 100  # children per `resources/directory/read` page (a skill holds at most 512 files)
+# The extension's listing and entry results are cacheable results: like the SDK's own listings and reads, none
+# may be reused (the watcher may swap the catalog at any moment, and says so with list_changed)
+NOT_CACHED = {"ttlMs": 0, "cacheScope": "private"}
 SERVER_NAME = "albedo-skills"
 HTTP_PATH = "/mcp"  # the streamable HTTP endpoint
 
@@ -49,11 +53,26 @@ class SkillsGetParams(types.RequestParams):
     uri: str
 
 
+class DirectoryReadParams(types.PaginatedRequestParams):
+    uri: str
+
+
 def _error(exc: SkillsError) -> MCPError:
-    """An engine refusal as a JSON-RPC error: bad arguments are INVALID_PARAMS; a refusal (an unknown skill,
-    a path outside it, a stale file) is INVALID_REQUEST; the message names the skill and what to do."""
-    code = types.INVALID_PARAMS if isinstance(exc, InvalidArguments) else types.INVALID_REQUEST
-    return MCPError(code, str(exc))
+    """An engine refusal as a JSON-RPC error. Each one is about what the request named (an unknown skill or
+    prompt, a path outside the skill, a file not in its manifest or changed since), which the protocol and
+    the Skills extension answer with INVALID_PARAMS (-32602); the message names the skill and what to do."""
+    return MCPError(types.INVALID_PARAMS, str(exc))
+
+
+def _page(items: list[Any], cursor: str | None, size: int) -> tuple[list[Any], str | None]:
+    """One page of `items` from `cursor` (an offset this server gave, as text), and the next page's cursor."""
+    start = 0
+    if cursor is not None:
+        if not (cursor.isascii() and cursor.isdigit()) or int(cursor) > len(items):
+            raise MCPError(types.INVALID_PARAMS, f"cursor {cursor!r} is not one this server gave; list from the start")
+        start = int(cursor)
+    end = start + size
+    return items[start:end], str(end) if end < len(items) else None
 
 
 class SkillsFace:
@@ -130,21 +149,14 @@ class SkillsFace:
         entries = [offered.entry for offered in offer.offered.values()]
         if params.cursor is None:
             await self.tell_left_out(ctx, offer, ctx.request_id)
-        start = 0
-        if params.cursor is not None:
-            if not (params.cursor.isascii() and params.cursor.isdigit()) or int(params.cursor) > len(entries):
-                raise MCPError(types.INVALID_PARAMS, f"cursor {params.cursor!r} is not one this server gave; list from the start")
-            start = int(params.cursor)
-        page: dict[str, Any] = {"skills": entries[start : start + SKILLS_PAGE]}
-        if start + SKILLS_PAGE < len(entries):
-            page["nextCursor"] = str(start + SKILLS_PAGE)
-        return page
+        skills, next_cursor = _page(entries, params.cursor, SKILLS_PAGE)
+        return {"skills": skills, **NOT_CACHED} | ({"nextCursor": next_cursor} if next_cursor else {})
 
     async def skills_get(self, ctx: Any, params: SkillsGetParams) -> dict[str, Any]:
         offer = self.offer
         for offered in offer.offered.values():
             if offered.entry["uri"] == params.uri:
-                return {"skill": offered.entry}
+                return {"skill": offered.entry, **NOT_CACHED}
         raise MCPError(types.INVALID_PARAMS, f"{params.uri!r} is the SKILL.md of no skill served here; list them with skills/list")
 
     async def list_resources(self, ctx: Any, params: Any) -> types.ListResourcesResult:
@@ -158,6 +170,14 @@ class SkillsFace:
             return types.ReadResourceResult.model_validate({"contents": [read_file(self.offer, str(params.uri))]})
         except SkillsError as exc:
             raise _error(exc) from None
+
+    async def read_directory(self, ctx: Any, params: DirectoryReadParams) -> dict[str, Any]:
+        try:
+            children = directory_children(self.offer, params.uri)
+        except SkillsError as exc:
+            raise _error(exc) from None
+        resources, next_cursor = _page(children, params.cursor, DIRECTORY_PAGE)
+        return {"resources": resources} | ({"nextCursor": next_cursor} if next_cursor else {})
 
     async def list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
         return types.ListPromptsResult.model_validate({"prompts": prompts(self.offer)})
@@ -257,9 +277,12 @@ def build_server(face: SkillsFace) -> Server[Any]:
         on_call_tool=face.call_tool,
         on_subscriptions_listen=ListenHandler(face.bus),
     )
-    server.extensions = {EXTENSION_ID: {}}  # advertised in `capabilities.extensions` (server/discover, initialize)
+    # advertised in `capabilities.extensions` (server/discover, initialize); `directoryRead`: the extension's
+    # optional `resources/directory/read` is served
+    server.extensions = {EXTENSION_ID: {"directoryRead": True}}
     server.add_request_handler("skills/list", SkillsListParams, face.skills_list)
     server.add_request_handler("skills/get", SkillsGetParams, face.skills_get)
+    server.add_request_handler("resources/directory/read", DirectoryReadParams, face.read_directory)
     server.add_notification_handler("notifications/initialized", types.NotificationParams, face.on_initialized)
     return server
 

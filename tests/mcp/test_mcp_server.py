@@ -33,7 +33,7 @@ from mcp.shared.subscriptions import event_to_notification
 from pydantic import TypeAdapter
 
 from albedo_skills_ls.mcp.offer import MAX_OFFERED_SKILL_BYTES, PROMPT_ARGUMENTS, PROMPT_WORDS
-from albedo_skills_ls.mcp.server import SKILLS_PAGE, WATCH_SECONDS
+from albedo_skills_ls.mcp.server import DIRECTORY_PAGE, SKILLS_PAGE, WATCH_SECONDS
 from albedo_skills_ls.skills.core.limits import MAX_RESOURCE_FILES
 
 PROGRAM = [sys.executable, "-m", "albedo_skills_ls.cli"]
@@ -57,6 +57,15 @@ class SkillsGetParams(types.RequestParams):
 class SkillsGetRequest(types.Request[SkillsGetParams, Literal["skills/get"]]):
     method: Literal["skills/get"] = "skills/get"
     params: SkillsGetParams
+
+
+class DirectoryReadParams(types.PaginatedRequestParams):
+    uri: str
+
+
+class DirectoryReadRequest(types.Request[DirectoryReadParams, Literal["resources/directory/read"]]):
+    method: Literal["resources/directory/read"] = "resources/directory/read"
+    params: DirectoryReadParams
 
 
 def write_skill(workspace: Path, name: str, frontmatter: str, body: str = "# Steps\n\nDo the thing.\n") -> Path:
@@ -186,6 +195,7 @@ async def test_skills_list_serves_valid_skills_with_their_frontmatter_as_written
         listing = await skills_list(session)
     assert [entry["uri"] for entry in listing["skills"]] == ["skill://demo/SKILL.md"]  # `broken` is absent
     assert "nextCursor" not in listing
+    assert (listing["ttlMs"], listing["cacheScope"]) == (0, "private")  # never reused: the catalog may change
     entry = listing["skills"][0]
     assert entry["frontmatter"] == {
         "name": "demo", "description": "Merges files the way this project likes.", "version": 1, "license": "MIT",
@@ -237,6 +247,7 @@ async def test_every_traversal_form_and_unknown_uri_is_refused_with_an_error(wor
         with pytest.raises(MCPError) as refused:
             await session.read_resource(uri)
     assert "outside every skill" not in str(refused.value)
+    assert refused.value.error.code == types.INVALID_PARAMS  # the extension's and the protocol's code for it
     assert refused.value.error.message  # says why and what to do
 
 
@@ -249,6 +260,54 @@ async def test_a_listed_file_swapped_for_a_link_out_of_the_skill_is_refused(work
         with pytest.raises(MCPError) as refused:  # before or after the watcher notices: never the secret
             await session.read_resource("skill://demo/references/guide.md")
     assert "outside every skill" not in str(refused.value)
+
+
+async def read_directory(session: ClientSession, uri: str, cursor: str | None = None) -> dict[str, Any]:
+    return await session.send_request(DirectoryReadRequest(params=DirectoryReadParams(uri=uri, cursor=cursor)), RAW)
+
+
+async def test_a_directory_read_lists_a_folders_children_as_the_manifest_has_them(workspace, connected):
+    demo = workspace / ".agents" / "skills" / "demo"
+    async with connected(workspace) as session:
+        handshake, discovered = session.initialize_result, session.discover_result
+        root = await read_directory(session, "skill://demo")
+        assets = await read_directory(session, "skill://demo/assets")
+        refused = {}
+        for uri in ("skill://demo/", "skill://demo/SKILL.md", "skill://demo/assets/", "skill://demo/..",
+                    "skill://demo/%2e%2e", "skill://demo/references/../..", "skill://demo//etc",
+                    "skill://broken", "skill://nosuch", "file:///etc"):
+            with pytest.raises(MCPError) as error:
+                await read_directory(session, uri)
+            refused[uri] = error.value.error.code
+    if discovered is not None:  # the 2026-07-28 protocol's capabilities say the method is served
+        assert discovered.capabilities.extensions["io.modelcontextprotocol/skills"] == {"directoryRead": True}
+    else:  # the handshake's revisions define no `extensions`: the SDK leaves it out (docs/mcp.md)
+        assert handshake.capabilities.extensions is None
+    assert [(c["name"], c.get("mimeType")) for c in root["resources"]] == [
+        ("SKILL.md", "text/markdown"), ("assets", "inode/directory"), ("references", "inode/directory")]
+    assert root["resources"][0]["size"] == (demo / "SKILL.md").stat().st_size and "nextCursor" not in root
+    assert [c["uri"] for c in root["resources"][1:]] == ["skill://demo/assets", "skill://demo/references"]
+    assert [(c["uri"], c["size"]) for c in assets["resources"]] == [
+        ("skill://demo/assets/logo.bin", 256),
+        ("skill://demo/assets/my%20notes%20%231.txt", (demo / "assets" / "my notes #1.txt").stat().st_size)]
+    assert set(refused.values()) == {types.INVALID_PARAMS}, refused
+
+
+async def test_a_directory_read_pages_past_its_bound(workspace, connected):
+    for name, count in (("full", DIRECTORY_PAGE), ("over", DIRECTORY_PAGE + 1)):
+        folder = write_skill(workspace, name, f"name: {name}\ndescription: Holds many references.\n")
+        (folder / "references").mkdir()
+        for index in range(count):
+            (folder / "references" / f"r{index:03d}.md").write_text("x", encoding="utf-8")
+    async with connected(workspace) as session:
+        full = await read_directory(session, "skill://full/references")
+        over = await read_directory(session, "skill://over/references")
+        rest = await read_directory(session, "skill://over/references", over["nextCursor"])
+        with pytest.raises(MCPError, match="not one this server gave"):
+            await read_directory(session, "skill://over/references", str(DIRECTORY_PAGE + 2))
+    assert len(full["resources"]) == DIRECTORY_PAGE and "nextCursor" not in full
+    assert len(over["resources"]) == DIRECTORY_PAGE and [c["name"] for c in rest["resources"]] == [f"r{DIRECTORY_PAGE:03d}.md"]
+    assert "nextCursor" not in rest
 
 
 async def test_skills_get_returns_the_entry_and_refuses_an_unknown_uri(workspace, connected):
