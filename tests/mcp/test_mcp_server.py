@@ -374,10 +374,10 @@ async def test_a_change_on_disk_is_announced_and_the_next_listing_is_the_new_cat
     async with connected(workspace, notes) as session:
         assert [p.name for p in (await session.list_prompts()).prompts] == ["demo"]
         write_skill(workspace, "review", "name: review\ndescription: Reviews a change. Use when asked.\n")
+        # both are announced; they are two messages, and over HTTP the second may arrive a moment after the first
         with anyio.fail_after(HANG_GUARD_SECONDS):
-            while "notifications/prompts/list_changed" not in notes:
+            while not {"notifications/prompts/list_changed", "notifications/resources/list_changed"} <= set(notes):
                 await anyio.sleep(0.05)
-        assert "notifications/resources/list_changed" in notes
         assert [p.name for p in (await session.list_prompts()).prompts] == ["demo", "review"]
         listing = await skills_list(session)
         assert [e["uri"] for e in listing["skills"]] == ["skill://demo/SKILL.md", "skill://review/SKILL.md"]
