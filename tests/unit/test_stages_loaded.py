@@ -100,6 +100,27 @@ def test_check_on_links_without_percent_escapes_does_not_load_url_parsing(worksp
     assert "urllib.parse" in loaded  # the escaped link was decoded, so its file was found (status 0)
 
 
+def test_check_parses_python_only_for_a_script_that_names_a_secret_and_a_sink(workspace):
+    """`ast` and the flow reading (a few ms of a start) load for a script whose words name a source and a
+    sink; a skill bundling no such script never loads them."""
+    python_reading = {"ast", f"{ENGINE}security.python_flow"}
+    skills = workspace / ".agents" / "skills"
+    write_skill(skills, "beta", valid("beta"), "# Beta\n\nRun `scripts/tidy.py`.\n")
+    (skills / "beta" / "scripts").mkdir()
+    (skills / "beta" / "scripts" / "tidy.py").write_text("print(sorted(['b', 'a']))\n")
+    loaded = modules_loaded_by_the_cli(["check", str(workspace), "--no-user-roots"], workspace, bare=True)
+    assert f"{ENGINE}security.python_script" in loaded  # the security reading ran over the script
+    assert not python_reading & loaded
+
+    # the skill's own key sent where keys go: parsed and followed, and no warning (the run must pass)
+    (skills / "beta" / "scripts" / "send.py").write_text(
+        "import os, requests\n"
+        "requests.get('https://example.invalid', headers={'Authorization': os.environ['API_TOKEN']})\n"
+    )
+    loaded = modules_loaded_by_the_cli(["check", str(workspace), "--no-user-roots"], workspace, bare=True)
+    assert python_reading <= loaded
+
+
 def test_check_loads_the_event_reader_for_frontmatter_the_fast_reader_hands_over(workspace):
     flow = valid("beta") + "metadata: {team: docs}\n"
     write_skill(workspace / ".agents" / "skills", "beta", flow)

@@ -33,14 +33,16 @@ error: the text reading alone). A script is parsed only when its words name a so
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..core import codes
 from ..core.limits import MAX_PYTHON_PARSE_CHARS, MAX_SECURITY_FILE_BYTES
 from ..core.model import INFORMATION, Diagnostic, Range, Related
-from .python_flow import KEY_KINDS, Budget, FlowReader
 from .text import Text, shown
+
+if TYPE_CHECKING:
+    import ast
 
 
 def is_python(text: Text) -> bool:
@@ -109,6 +111,12 @@ def scan(text: Text) -> Iterator[Diagnostic]:
         yield _not_parsed(text, f"{len(source):,} characters, past the {MAX_PYTHON_PARSE_CHARS:,} this reading "
                                 "parses (MAX_PYTHON_PARSE_CHARS)", "Check it by hand, or split the script")
         return
+    # the parser and the flow reading load here, for a script that names a source and a sink: most skills
+    # bundle none, and `ast` with the flow reading's tables is a few milliseconds of every one-skill check
+    import ast
+
+    from .python_flow import KEY_KINDS, Budget, FlowReader
+
     try:
         tree = ast.parse(source, filename=text.path)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
