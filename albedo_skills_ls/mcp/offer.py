@@ -44,12 +44,15 @@ MAX_OFFERED_SKILL_BYTES = 16 * 1024 * 1024
 # an empty text is still accepted (`/demo` alone).
 PROMPT_ARGUMENT = "arguments"
 # Claude Code (2.1.332, run; its source splits the typed text on whitespace) hands a prompt the typed words one
-# per declared argument, in order, and drops the words past the last one declared. So each prompt declares,
-# after `arguments`, optional arguments `word_2` … `word_<PROMPT_WORDS>`, and prompts/get joins the ones given,
-# in order, with one space. Gemini CLI fills only the required `arguments` (with the whole text) and never
-# these; a host sending `arguments` alone gets its text exactly as sent.
+# per declared argument, in order, drops the words past the last one declared, and refuses the command when a
+# required argument gets no word. So to it (the clients named in WORD_SPLITTING_CLIENTS, by the name their
+# `clientInfo` gives) each prompt declares `arguments` optional, then optional `word_2` … `word_<PROMPT_WORDS>`,
+# and prompts/get joins the ones given, in order, with one space. Every other host gets `arguments` alone:
+# VS Code (1.139.1, read from its source) asks for each declared argument in a step of its own, so the words
+# would be 31 more steps there. A host sending `arguments` alone gets its text exactly as sent.
 PROMPT_WORDS = 32
 PROMPT_ARGUMENTS = (PROMPT_ARGUMENT, *(f"word_{number}" for number in range(2, PROMPT_WORDS + 1)))
+WORD_SPLITTING_CLIENTS = frozenset({"claude-code"})
 
 
 class Offered(NamedTuple):
@@ -241,16 +244,13 @@ def prompt_name(skill: Skill) -> str:
     return skill.command.removeprefix("/")
 
 
-def prompts(offer: Offer) -> list[dict[str, Any]]:
+def prompts(offer: Offer, by_word: bool = False) -> list[dict[str, Any]]:
+    """`prompts/list`: one prompt per offered skill; `by_word` for a host that hands over the typed text a word
+    per declared argument (WORD_SPLITTING_CLIENTS)."""
+    typed = {"name": PROMPT_ARGUMENT, "description": "the text typed after the command"}
+    declared = [typed, *({"name": word} for word in PROMPT_ARGUMENTS[1:])] if by_word else [typed | {"required": True}]
     return [
-        {
-            "name": prompt_name(offered.skill),
-            "description": offered.skill.description,
-            "arguments": [
-                {"name": PROMPT_ARGUMENT, "description": "the text typed after the command", "required": True},
-                *({"name": word} for word in PROMPT_ARGUMENTS[1:]),
-            ],
-        }
+        {"name": prompt_name(offered.skill), "description": offered.skill.description, "arguments": declared}
         for offered in offer.offered.values()
     ]
 

@@ -33,7 +33,10 @@ from ..skills.catalog.session import SkillsSession
 from ..skills.core.errors import InvalidArguments, Refused, SkillsError
 from ..skills.core.limits import DEFAULT_READ_LIMIT, MAX_READ_LIMIT
 from ..skills.resources.paging import read_resource
-from .offer import EXTENSION_ID, Offer, build_offer, directory_children, fingerprint, prompt_turn, prompts, read_file
+from .offer import (
+    EXTENSION_ID, WORD_SPLITTING_CLIENTS, Offer, build_offer, directory_children, fingerprint, prompt_turn, prompts,
+    read_file,
+)
 
 WATCH_SECONDS = 1.0  # how often the watcher looks at the roots; a change is served within about this long
 SKILLS_PAGE = 50  # skills per `skills/list` page
@@ -180,7 +183,9 @@ class SkillsFace:
         return {"resources": resources} | ({"nextCursor": next_cursor} if next_cursor else {})
 
     async def list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
-        return types.ListPromptsResult.model_validate({"prompts": prompts(self.offer)})
+        client = ctx.session.client_params  # the handshake's, or the 2026-07-28 request's `_meta` clientInfo
+        by_word = client is not None and client.client_info.name in WORD_SPLITTING_CLIENTS
+        return types.ListPromptsResult.model_validate({"prompts": prompts(self.offer, by_word)})
 
     async def get_prompt(self, ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
         try:

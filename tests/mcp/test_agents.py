@@ -129,23 +129,31 @@ def test_claude_code_submits_the_activation_for_the_prompts_slash_command(claude
         screen.wait_for(lambda text: f"{CLAUDE_COMMAND} merge a.txt b.txt" in text and CLAUDE_MENU_NAME not in text,
                         "the command typed, the menu closed")
         screen.keys("Enter")
-        screen.wait_for(r"● ok", "the fake model's answer")
-        turns = claude_user_texts(requests)
+        screen.wait_for(lambda text: text.count("● ok") == 1, "the fake model's answer")
+        with_words = claude_turn(requests, 1)
+        screen.type(CLAUDE_COMMAND)  # and with nothing after it
+        screen.wait_for(lambda text: CLAUDE_MENU_NAME in text, "the prompt in the slash menu again")
+        screen.keys("Escape")  # the menu closed, the command kept, as a person sends it
+        screen.wait_for(lambda text: CLAUDE_MENU_NAME not in text, "the menu closed")
+        screen.keys("Enter")
+        screen.wait_for(lambda text: text.count("● ok") == 2, "the fake model's second answer")
+        without_words = claude_turn(requests, 2)
     finally:
         screen.close()
-    activations = [text for text in turns if ACTIVATION_OPEN in text]
-    assert len(activations) == 1, turns
-    assert activations[0] == expected_input(workspace, "merge a.txt b.txt")
+    for turn, typed in ((with_words, "merge a.txt b.txt"), (without_words, "")):
+        activations = [text for text in turn if ACTIVATION_OPEN in text]
+        assert len(activations) == 1, turn
+        assert activations[0] == expected_input(workspace, typed)
 
 
-def claude_user_texts(requests: Path) -> list[str]:
-    """The text blocks of the user turns of the last request the fake model received (the driver writes them
-    once they arrive, and the screen showed the answer to it)."""
+def claude_turn(requests: Path, count: int) -> list[str]:
+    """The text blocks of the last user turn of the `count`th request the fake model received (the driver writes
+    them once they arrive, and the screen showed the answer to it): what that command submitted."""
     deadline = time.monotonic() + HANG_GUARD_SECONDS
-    while not requests.exists() or not json.loads(requests.read_text(encoding="utf-8")):
-        assert time.monotonic() < deadline, "the model's answer was shown, but no request was recorded"
+    while not requests.exists() or len(json.loads(requests.read_text(encoding="utf-8"))) < count:
+        assert time.monotonic() < deadline, f"the model's answer was shown, but request {count} was not recorded"
         time.sleep(0.1)
-    last = json.loads(requests.read_text(encoding="utf-8"))[-1]
-    return [block if isinstance(block, str) else block.get("text", "")
-            for message in last["messages"] if message["role"] == "user"
-            for block in ([message["content"]] if isinstance(message["content"], str) else message["content"])]
+    messages = json.loads(requests.read_text(encoding="utf-8"))[count - 1]["messages"]
+    # Claude Code 2.1.332 puts a message of its own after the turn (role `system`: today's date)
+    content = next(message for message in reversed(messages) if message["role"] == "user")["content"]
+    return [content] if isinstance(content, str) else [block.get("text", "") for block in content]

@@ -153,7 +153,8 @@ def connected(request):
     transport, protocol = request.param
 
     @asynccontextmanager
-    async def connect(workspace: Path, notes: list[str] | None = None, logs: list[str] | None = None) -> AsyncIterator[ClientSession]:
+    async def connect(workspace: Path, notes: list[str] | None = None, logs: list[str] | None = None,
+                      client: str = "mcp") -> AsyncIterator[ClientSession]:
         async def on_message(message: Any) -> None:
             if notes is not None and isinstance(message, types.ServerNotification):
                 notes.append(message.method)
@@ -165,7 +166,7 @@ def connected(request):
         if transport == "http":
             async with http_server(workspace) as url, streamable_http_client(url) as (read, write):
                 async with ClientSession(read, write, message_handler=on_message, logging_callback=on_log,
-                                         log_level=LOG_LEVEL) as session:
+                                         log_level=LOG_LEVEL, client_info=types.Implementation(name=client, version="0")) as session:
                     async with opened(session, protocol, notes):
                         yield session
             return
@@ -175,7 +176,7 @@ def connected(request):
         with open(os.devnull, "w") as quiet:
             async with stdio_client(params, errlog=quiet) as (read, write):
                 async with ClientSession(read, write, message_handler=on_message, logging_callback=on_log,
-                                         log_level=LOG_LEVEL) as session:
+                                         log_level=LOG_LEVEL, client_info=types.Implementation(name=client, version="0")) as session:
                     async with opened(session, protocol, notes):
                         yield session
 
@@ -339,17 +340,23 @@ def expected_input(workspace: Path, typed: str) -> str:
 
 
 async def test_a_prompt_takes_the_typed_words_one_argument_each_up_to_its_bound(workspace, connected):
-    """Claude Code hands a prompt the typed words one per declared argument: `arguments`, then `word_2` …
-    `word_<PROMPT_WORDS>`, joined again with one space; a word past the bound is an argument no prompt declares."""
+    """Claude Code (its clientInfo name `claude-code`) hands a prompt the typed words one per declared argument:
+    to it `arguments` is optional and `word_2` … `word_<PROMPT_WORDS>` follow, joined again with one space; a
+    word past the bound is an argument no prompt declares. Any other host sees `arguments` alone, required."""
     words = [f"w{number}" for number in range(1, PROMPT_WORDS + 1)]
-    async with connected(workspace) as session:
-        declared = (await session.list_prompts()).prompts[0].arguments
+    async with connected(workspace, client="claude-code") as session:
+        by_word = (await session.list_prompts()).prompts[0].arguments
         at_bound = await session.get_prompt("demo", dict(zip(PROMPT_ARGUMENTS, words)))
         with pytest.raises(MCPError, match=f"not `word_{PROMPT_WORDS + 1}`"):
             await session.get_prompt("demo", dict(zip(PROMPT_ARGUMENTS, words)) | {f"word_{PROMPT_WORDS + 1}": "past"})
-    # the words are optional (not declared required): Gemini CLI hands the whole text to the one required argument
-    assert [(a.name, a.required) for a in declared] == [("arguments", True)] + [(f"word_{n}", None) for n in range(2, PROMPT_WORDS + 1)]
+        nothing_typed = await session.get_prompt("demo", {})
+    async with connected(workspace, client="gemini-cli-mcp-client") as session:
+        whole = (await session.list_prompts()).prompts[0].arguments
+    assert [(a.name, a.required) for a in by_word] == [(name, None) for name in PROMPT_ARGUMENTS]
+    assert len(PROMPT_ARGUMENTS) == PROMPT_WORDS
     assert at_bound.messages[0].content.text == expected_input(workspace, " ".join(words))
+    assert nothing_typed.messages[0].content.text == expected_input(workspace, "")
+    assert [(a.name, a.required) for a in whole] == [("arguments", True)]
 
 
 async def test_the_tools_are_read_only_and_mirror_invoke_and_read(workspace, connected):
