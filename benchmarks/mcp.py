@@ -9,8 +9,12 @@
   only serializes them;
 - `prompts/get` cycling through the skills: each call re-reads that skill's `SKILL.md`, as `commands.invoke`
   does, and returns the same activation;
-- `commands.invoke` (user mode) over the language server, on the same tree, for comparison.
-A raw newline-delimited JSON-RPC client (the MCP stdio framing), no SDK client in the timing.
+- `commands.invoke` (user mode) over the language server, on the same tree, for comparison;
+- the watcher: one look at the disk that finds nothing changed, on the 128-skill tree and on 128 skills of
+  512 files each (the catalog's and the listing's bounds), and the share of one core that costs at the wait
+  the server now leaves between looks (`watch_seconds`) beside a look every WATCH_SECONDS (what it did before).
+A raw newline-delimited JSON-RPC client (the MCP stdio framing), no SDK client in the timing; the watcher's
+looks are timed in this process, on the server's own `SkillsFace`.
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ import asyncio
 import itertools
 import json
 import os
+import statistics
+import subprocess
 import time
 
-from common import PYTHON, TREES, child_env, log  # first: sets sys.path
+from common import PYTHON, REPO, TREES, child_env, log  # first: sets sys.path
 
 import generate
 from invoke import chat_session
@@ -30,6 +36,7 @@ from report import Row, table
 
 MCP = [PYTHON, "-m", "albedo_skills_ls.cli", "mcp"]
 WARMUP = 10
+WATCH_SECONDS_BEFORE = 1.0  # the watcher looked every second whatever it watched, before `watch_seconds`
 ARGUMENTS = "merge these files"
 
 
@@ -130,12 +137,62 @@ def mcp_rows(tree: generate.Tree, quick: bool) -> list[Row]:
     ]
 
 
+def bounds_tree(out: str) -> str:
+    """The workspace of MAX_CANDIDATES skills of MAX_RESOURCE_FILES files each (written once)."""
+    from albedo_skills_ls.skills.core.limits import MAX_CANDIDATES, MAX_RESOURCE_FILES
+
+    workspace = os.path.join(out, "ws")
+    done = os.path.join(out, ".complete")
+    if not os.path.exists(done):
+        for index in range(MAX_CANDIDATES):
+            name = f"b{index:03d}"
+            skill = os.path.join(workspace, ".agents", "skills", name)
+            generate.write(os.path.join(skill, "SKILL.md"),
+                           f"---\nname: {name}\ndescription: Holds many references. Use for the benchmark.\n---\n# Body\n")
+            for number in range(MAX_RESOURCE_FILES - 1):
+                generate.write(os.path.join(skill, "references", f"r{number:03d}.md"), "x\n")
+        generate.write(done, "")
+    return workspace
+
+
+# One process per tree: this file is named `mcp`, so in this process `import mcp` would find it, not the SDK.
+LOOKS = """
+import json, sys, time
+from albedo_skills_ls.mcp.server import SkillsFace, watch_seconds
+from albedo_skills_ls.skills.catalog.session import SkillsSession
+workspace, home, looks = sys.argv[1], sys.argv[2] or None, int(sys.argv[3])
+face = SkillsFace(SkillsSession(workspace, home, user_roots=home is not None), lambda message: None)
+samples = []
+for _ in range(looks):
+    started = time.perf_counter()
+    assert not face.refresh()
+    samples.append((time.perf_counter() - started) * 1000)
+print(json.dumps({"samples": samples, "files": face.seen.files, "wait": watch_seconds(face.seen.files)}))
+"""
+
+
+def watcher_rows(tree: generate.Tree, quick: bool) -> list[Row]:
+    log("mcp watcher")
+    looks = 5 if quick else 20
+    rows: list[Row] = []
+    for label, workspace, home in (("128-skill tree", tree.workspace, tree.home),
+                                   ("128 skills × 512 files", bounds_tree(os.path.join(TREES, "mcp-bounds")), "")):
+        done = subprocess.run([PYTHON, "-c", LOOKS, workspace, home, str(looks)], capture_output=True, text=True,
+                              check=True, cwd=REPO, env=child_env(home or None))
+        ran = json.loads(done.stdout)
+        look, wait = statistics.median(ran["samples"]), ran["wait"]
+        rows.append(Row("mcp watcher", f"one look, nothing changed: {label} ({ran['files']} files)", ran["samples"],
+                        note=f"share of a core: {look / (10 * wait):.1f}% looking every {wait:.1f} s "
+                             f"(every {WATCH_SECONDS_BEFORE:.0f} s, as before: {look / (10 * WATCH_SECONDS_BEFORE):.1f}%)"))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
     tree = generate.generate_tree(os.path.join(TREES, "t128"), 128)
-    print(table(mcp_rows(tree, args.quick)))
+    print(table(mcp_rows(tree, args.quick) + watcher_rows(tree, args.quick)))
     return 0
 
 

@@ -276,11 +276,19 @@ def prompt_turn(offer: Offer, name: str, arguments: dict[str, str] | None) -> di
     }
 
 
-def fingerprint(catalog: Catalog) -> tuple[Any, ...]:
+class Fingerprint(NamedTuple):
+    """What a look at the disk saw: `mark` (equal marks give equal offers) and how many files it stat'ed."""
+
+    mark: tuple[Any, ...]
+    files: int
+
+
+def fingerprint(catalog: Catalog) -> Fingerprint:
     """What a change on disk alters in the offer built from `catalog`: its winning skills, and the size, time
     and identity of each of their files (listed, not opened). Equal fingerprints give equal offers, so a
     watcher rebuilds (reads and digests every file) only when the fingerprint moved."""
     parts: list[Any] = [catalog.skills]
+    files = 0
     for skill in catalog.skills:
         try:
             listing = list_resources(skill.name, skill.folder, discovery_root=skill.root)
@@ -295,5 +303,6 @@ def fingerprint(catalog: Catalog) -> tuple[Any, ...]:
                 stats.append((resource, None))
                 continue
             stats.append((resource, st.st_size, st.st_mtime_ns, st.st_ino))
+        files += len(stats)
         parts.append((skill.name, listing["truncated"], tuple(stats)))
-    return tuple(parts)
+    return Fingerprint(tuple(parts), files)

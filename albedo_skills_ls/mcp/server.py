@@ -8,10 +8,11 @@ The methods (docs/mcp.md says what a host sees of each):
 - `tools/list` and `tools/call`: `activate_skill` (the model-side activation) and `read_skill_file` (one
   bounded page), both read-only.
 
-Live: a watcher reloads the catalog every WATCH_SECONDS; when what is offered changed, the new `Offer`
-replaces the old one in one assignment and every connected client is told (`notifications/prompts/list_changed`
-and `notifications/resources/list_changed` on a connection opened with the initialize handshake; the same
-events on `subscriptions/listen` streams for clients of the 2026-07-28 protocol).
+Live: a watcher reloads the catalog every WATCH_SECONDS (longer in proportion past WATCH_FILES_PER_LOOK files);
+when what is offered changed, the new `Offer` replaces the old one in one assignment and every connected client
+is told (`notifications/prompts/list_changed` and `notifications/resources/list_changed` on a connection opened
+with the initialize handshake; the same events on `subscriptions/listen` streams for clients of the 2026-07-28
+protocol).
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ from .offer import (
 )
 
 WATCH_SECONDS = 1.0  # how often the watcher looks at the roots; a change is served within about this long
+# A look lists each served skill's folder and stats every file in it (5–15 µs a file here: 128 skills of 512
+# files, the catalog's and the listing's bounds, took 0.33 s a look quiet, 0.5–1 s loaded). Past this many files
+# the watcher waits longer in proportion, so a large catalog costs it no more of a core than this many files do
+# each second (benchmarks/mcp.py measures both).
+WATCH_FILES_PER_LOOK = 8192
 SKILLS_PAGE = 50  # skills per `skills/list` page
 DIRECTORY_PAGE = 100  # children per `resources/directory/read` page (a skill holds at most 512 files)
 # The extension's listing and entry results are cacheable results: like the SDK's own listings and reads, none
@@ -58,6 +64,11 @@ class SkillsGetParams(types.RequestParams):
 
 class DirectoryReadParams(types.PaginatedRequestParams):
     uri: str
+
+
+def watch_seconds(files: int) -> float:
+    """The wait before the next look at the disk, after a look that stat'ed `files` files."""
+    return WATCH_SECONDS * max(1.0, files / WATCH_FILES_PER_LOOK)
 
 
 def _error(exc: SkillsError) -> MCPError:
@@ -86,7 +97,7 @@ class SkillsFace:
         self.session = session
         self.log = log
         self.offer: Offer = build_offer(session.snapshot)
-        self._mark = fingerprint(self.offer.catalog)
+        self.seen = fingerprint(self.offer.catalog)
         # the session of each client's `notifications/initialized`, held (a request's session object is not
         # kept by the SDK once the request is answered) until telling it fails
         self._connections: set[Any] = set()
@@ -101,10 +112,10 @@ class SkillsFace:
         """Discover again; when what is offered changed, build the new offer and swap it in. True if swapped."""
         self.session.reload()
         catalog = self.session.snapshot
-        mark = fingerprint(catalog)
-        if mark == self._mark:
+        seen = fingerprint(catalog)
+        if seen.mark == self.seen.mark:
             return False
-        self.offer, self._mark = build_offer(catalog), mark  # readers hold the old offer or the new, whole
+        self.offer, self.seen = build_offer(catalog), seen  # readers hold the old offer or the new, whole
         self.report_left_out()
         return True
 
@@ -120,7 +131,7 @@ class SkillsFace:
 
     async def watch(self) -> None:
         while True:
-            await anyio.sleep(WATCH_SECONDS)
+            await anyio.sleep(watch_seconds(self.seen.files))
             try:
                 changed = await anyio.to_thread.run_sync(self.refresh)
             except Exception as exc:  # a root that vanished mid-walk, a full disk: serve the last offer, try again
