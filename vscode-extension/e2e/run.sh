@@ -7,7 +7,8 @@
 # oldest `engines` keeps) and 4.139.1 (VS Code 1.139.1, what people run today). 4.139.1 also runs the chat
 # tests, which need an extension-provided language model (1.104+), the tests beside VS Code's own skill
 # support (1.139's `skill` language), albedoSkills.copilotSkillLocations (1.139's chat.agentSkillsLocations),
-# and Expand Selection (selectionRanges.test.mjs, run on 1.139.1 only).
+# Expand Selection (selectionRanges.test.mjs, run on 1.139.1 only), and `albedo-skills mcp` from .vscode/mcp.json
+# in VS Code's chat (mcp.test.mjs: 1.139's MCP prompts).
 # ALBEDO_E2E_VERSIONS="4.139.1" runs one version; ALBEDO_E2E_FILES="e2e/x.test.mjs" runs only those files
 # (on each version).
 # The screenshots go to a fresh folder under $TMPDIR (named at the end of the run); ALBEDO_UPDATE_SCREENSHOTS=1
@@ -26,7 +27,7 @@ for version in "${versions[@]}"; do
   export CODE_SERVER
   case "$version" in
     4.96.*) tests=(e2e/workbench.test.mjs e2e/rename.test.mjs e2e/multiRoot.test.mjs) ;;
-    *) tests=(e2e/workbench.test.mjs e2e/chat.test.mjs e2e/nativeSkills.test.mjs e2e/copilotLocations.test.mjs e2e/rename.test.mjs e2e/selectionRanges.test.mjs e2e/multiRoot.test.mjs) ;;
+    *) tests=(e2e/workbench.test.mjs e2e/chat.test.mjs e2e/nativeSkills.test.mjs e2e/copilotLocations.test.mjs e2e/rename.test.mjs e2e/selectionRanges.test.mjs e2e/multiRoot.test.mjs e2e/mcp.test.mjs) ;;
   esac
   [ -z "${ALBEDO_E2E_FILES:-}" ] || tests=($ALBEDO_E2E_FILES)
   echo "# code-server $version: ${tests[*]}"
