@@ -48,7 +48,7 @@ PROMPT_ARGUMENT = "arguments"
 # required argument gets no word. So to it (the clients named in WORD_SPLITTING_CLIENTS, by the name their
 # `clientInfo` gives) each prompt declares `arguments` optional, then optional `word_2` … `word_<PROMPT_WORDS>`,
 # and prompts/get joins the ones given, in order, with one space. Every other host gets `arguments` alone:
-# VS Code (1.139.1, read from its source) asks for each declared argument in a step of its own, so the words
+# VS Code (1.139.1, run) asks for each declared argument in a step of its own, so the words
 # would be 31 more steps there. A host sending `arguments` alone gets its text exactly as sent.
 PROMPT_WORDS = 32
 PROMPT_ARGUMENTS = (PROMPT_ARGUMENT, *(f"word_{number}" for number in range(2, PROMPT_WORDS + 1)))
