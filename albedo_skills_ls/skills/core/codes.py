@@ -5,6 +5,9 @@ cannot be emitted without being described. Everything else about a code is deriv
 line's SARIF rule metadata, the quick-fix set (`FIXABLE`), and the table in docs/diagnostics.md, which
 `python -m albedo_skills_ls.skills.core.codes_doc --markdown > docs/diagnostics.md` writes and a test compares.
 
+The security codes are registered by their own module, security_codes.py, when it is imported (by every module
+that emits one, and by codes_doc.py after this one's, so the docs list them last).
+
 Adding a code: add an entry below (in the order the docs should list it), emit it from its rule module,
 write a test that makes the engine emit it, and regenerate docs/diagnostics.md. tests/unit/test_codes.py
 fails if any of the four is missing.
@@ -50,7 +53,7 @@ class Code(NamedTuple):
 CODES: dict[str, Code] = {}
 
 
-def _code(*args: object, **kwargs: object) -> Code:
+def register(*args: object, **kwargs: object) -> Code:
     code = Code(*args, **kwargs)  # type: ignore[arg-type]
     assert code.id not in CODES, f"diagnostic code {code.id} registered twice"
     CODES[code.id] = code
@@ -59,7 +62,7 @@ def _code(*args: object, **kwargs: object) -> Code:
 
 # --- discovery: the folders and files of a root ------------------------------------------------------------
 
-SKILL_FILE_MISSING = _code(
+SKILL_FILE_MISSING = register(
     "skill-file-missing", ERROR,
     "A folder in a skills root has no SKILL.md.",
     "a child folder of a root has no `SKILL.md` (placed on the folder); the message explains the traps that "
@@ -68,26 +71,26 @@ SKILL_FILE_MISSING = _code(
     "Add a `SKILL.md` with `name` and `description` frontmatter, or move the folder out of the skills root; "
     "rename a `skill.md` to `SKILL.md` (a safe fix does), or move nested skill folders up into the root.",
 )
-SKILL_FILE_NOT_REGULAR = _code(
+SKILL_FILE_NOT_REGULAR = register(
     "skill-file-not-regular", ERROR,
     "SKILL.md is not a regular file, or resolves outside its skill folder.",
     "`SKILL.md` is a folder, FIFO, device or broken link, or a link that resolves outside its skill folder; "
     "a FIFO is never opened",
     "Replace it with a regular file inside the skill folder.",
 )
-SKILL_FILE_TOO_LARGE = _code(
+SKILL_FILE_TOO_LARGE = register(
     "skill-file-too-large", ERROR,
     "SKILL.md is over 1 MiB.",
     "`SKILL.md` is over 1 MiB (at most 1 MiB + 1 byte is read)",
     "Move long material into files under `references/`.",
 )
-FRONTMATTER_TOO_LARGE = _code(
+FRONTMATTER_TOO_LARGE = register(
     "frontmatter-too-large", ERROR,
     "The frontmatter block is over 64 KiB.",
     "the YAML between the `---` lines is over 64 KiB",
     "Keep the frontmatter to the fields; move long text into the body or `references/`.",
 )
-ENCODING = _code(
+ENCODING = register(
     "encoding", ERROR,
     "SKILL.md is not valid UTF-8.",
     "bytes that are not UTF-8 (placed at the first bad byte); a BOM is skipped",
@@ -96,7 +99,7 @@ ENCODING = _code(
 
 # --- the frontmatter block and its YAML ----------------------------------------------------------------------
 
-FRONTMATTER_MISSING = _code(
+FRONTMATTER_MISSING = register(
     "frontmatter-missing", ERROR,
     "SKILL.md does not start with a `---` frontmatter line.",
     "the first line is not exactly `---`; when the frontmatter opens after text or blank lines, the message "
@@ -105,26 +108,26 @@ FRONTMATTER_MISSING = _code(
     "any text or blank line above the opening `---`.",
     fixable=True,
 )
-FRONTMATTER_UNTERMINATED = _code(
+FRONTMATTER_UNTERMINATED = register(
     "frontmatter-unterminated", ERROR,
     "The frontmatter has no closing `---` line.",
     "no later line is `---` (trailing spaces or tabs allowed)",
     "Add a `---` line after the last field.",
 )
-FRONTMATTER_NOT_MAPPING = _code(
+FRONTMATTER_NOT_MAPPING = register(
     "frontmatter-not-mapping", ERROR,
     "The frontmatter is not a YAML map.",
     "the YAML is a list or a scalar",
     "Write the frontmatter as `key: value` lines, such as `name: my-skill`.",
 )
-YAML_SYNTAX = _code(
+YAML_SYNTAX = register(
     "yaml-syntax", ERROR,
     "The frontmatter is not valid YAML.",
     "the parser stopped here; also a second document, or a lone CR, NEL, LS or PS line break inside the "
     "frontmatter",
     "Fix the YAML at the range shown; quote values that hold `: ` or start with a special character.",
 )
-YAML_UNQUOTED_COLON = _code(
+YAML_UNQUOTED_COLON = register(
     "yaml-unquoted-colon", ERROR,
     "A one-line value holds `: ` without quotes, which YAML reads as another key.",
     "a field's value on one line holds `: ` (such as `description: Use this: when asked`), so the YAML does "
@@ -135,19 +138,19 @@ YAML_UNQUOTED_COLON = _code(
     "--fix` applies it. Or fold it with `>-` and write the text on the next lines, indented.",
     fixable=True,
 )
-YAML_TAG = _code(
+YAML_TAG = register(
     "yaml-tag", ERROR,
     "The frontmatter uses a YAML tag outside the failsafe schema.",
     "any tag but `!!str`, `!!map`, `!!seq` (failsafe schema)",
     "Remove the tag; every value is read as a string.",
 )
-YAML_ALIAS = _code(
+YAML_ALIAS = register(
     "yaml-alias", ERROR,
     "The frontmatter uses a YAML anchor or alias.",
     "an anchor or an alias",
     "Write the value out in full instead of an anchor and alias.",
 )
-YAML_DUPLICATE_KEY = _code(
+YAML_DUPLICATE_KEY = register(
     "yaml-duplicate-key", ERROR,
     "The frontmatter repeats a key.",
     "a key repeated in one map (on the second one)",
@@ -156,13 +159,13 @@ YAML_DUPLICATE_KEY = _code(
 
 # --- the fields ---------------------------------------------------------------------------------------------
 
-NAME_MISSING = _code(
+NAME_MISSING = register(
     "name-missing", ERROR,
     "The `name` field is missing or empty.",
     "no `name`, or an empty one",
     "Add `name:` with the skill folder's name.",
 )
-NAME_INVALID = _code(
+NAME_INVALID = register(
     "name-invalid", ERROR,
     "The `name` is not 1-64 lowercase ASCII letters, digits and single hyphens.",
     "not 1–64 of `a-z0-9-`, a leading/trailing `-`, or `--`; the message names the first offending character",
@@ -170,26 +173,26 @@ NAME_INVALID = _code(
     "corrected one.",
     fixable=True,
 )
-NAME_MISMATCH = _code(
+NAME_MISMATCH = register(
     "name-mismatch", ERROR,
     "The `name` differs from the skill folder's name.",
     "`name` differs from the folder (range: the value of `name`)",
     "Rename the folder or the `name` so they match; the quick fix sets the folder's name.",
     fixable=True,
 )
-DESCRIPTION_MISSING = _code(
+DESCRIPTION_MISSING = register(
     "description-missing", ERROR,
     "The `description` field is missing or blank.",
     "no `description`, or a blank one",
     "Add a `description`: what the skill does and when to use it.",
 )
-DESCRIPTION_TOO_LONG = _code(
+DESCRIPTION_TOO_LONG = register(
     "description-too-long", ERROR,
     "The `description` is over 1,024 characters.",
     "over 1,024 characters (a block scalar's final line break not counted)",
     "Shorten it; move detail into the body.",
 )
-DESCRIPTION_PLACEHOLDER = _code(
+DESCRIPTION_PLACEHOLDER = register(
     "description-placeholder", WARNING,
     "The `description` is still the placeholder a new skill starts with.",
     "the `description` is exactly the text `albedo-skills new` and the editor's template write (`Replace this "
@@ -197,34 +200,34 @@ DESCRIPTION_PLACEHOLDER = _code(
     "read that text",
     "Replace it with what the skill does and when to use it: the model reads it to decide when to use the skill.",
 )
-FIELD_TYPE = _code(
+FIELD_TYPE = register(
     "field-type", ERROR,
     "A field has the wrong type (a list or map where a string belongs).",
     "`name`, `description`, `license` or `compatibility` is a list or map; `allowed-tools` is a map or a list "
     "holding a map or a list (a list of strings is `allowed-tools-list`); `metadata` is not a map of strings",
     "Write the value as one string (quote it, or join a list into one string).",
 )
-COMPATIBILITY_INVALID = _code(
+COMPATIBILITY_INVALID = register(
     "compatibility-invalid", ERROR,
     "The `compatibility` field is empty or over 500 characters.",
     "empty, or over 500 characters",
     "Describe the environment the skill needs in at most 500 characters, or remove the field.",
 )
-FIELD_UNKNOWN = _code(
+FIELD_UNKNOWN = register(
     "field-unknown", WARNING,
     "A top-level frontmatter key is not one of the Agent Skills fields.",
     "a key outside the six; suggests the close one (`desciption` → `description`)",
     "Fix the spelling (the quick fix renames it to the field it most likely meant) or remove the key.",
     fixable=True,
 )
-FIELD_HOST_SPECIFIC = _code(
+FIELD_HOST_SPECIFIC = register(
     "field-host-specific", INFORMATION,
     "A field defined by other hosts, which Albedo ignores.",
     "`argument-hint`, `user-invocable`, `disable-model-invocation`, `model`, `context`, `agent`, `hooks`, "
     "`version`, `when_to_use`, `effort`, `paths`: Albedo ignores this field",
     "Nothing, if another host needs it; Albedo ignores it.",
 )
-ALLOWED_TOOLS_LIST = _code(
+ALLOWED_TOOLS_LIST = register(
     "allowed-tools-list", WARNING,
     "`allowed-tools` is a YAML list; the format wants one space-separated string.",
     "`allowed-tools` is a list of strings (the skill stays in the catalog); a list holding a map or a list, "
@@ -236,13 +239,13 @@ ALLOWED_TOOLS_LIST = _code(
 
 # --- the body -----------------------------------------------------------------------------------------------
 
-BODY_TOO_LONG = _code(
+BODY_TOO_LONG = register(
     "body-too-long", INFORMATION,
     "The Markdown body is over 500 lines or about 5,000 tokens.",
     "over 500 body lines, or over about 5,000 tokens (characters / 4)",
     "Move detail into files under `references/` and link them from the body.",
 )
-REFERENCE_MISSING = _code(
+REFERENCE_MISSING = register(
     "reference-missing", WARNING,
     "A relative file reference in the body names nothing inside the skill folder.",
     "a relative file reference in the body names no file in the skill: a Markdown link or image, or a link "
@@ -255,7 +258,7 @@ REFERENCE_MISSING = _code(
     "uses the path that exists.",
     fixable=True,
 )
-REFERENCE_OUTSIDE = _code(
+REFERENCE_OUTSIDE = register(
     "reference-outside", WARNING,
     "A file reference in the body resolves outside the skill folder.",
     "a Markdown link in the body that climbs out of the skill folder (`..`, absolute, or a link escaping it); "
@@ -266,19 +269,19 @@ REFERENCE_OUTSIDE = _code(
 
 # --- several skills: collisions ----------------------------------------------------------------------------
 
-COLLISION = _code(
+COLLISION = register(
     "collision", WARNING,
     "A valid skill is hidden by another skill with the same name.",
     "a valid skill whose name a winning skill holds; message and related information name the winner",
     "Rename one of the two skills (folder and `name`), or remove the one you do not want.",
 )
-COMMAND_COLLISION = _code(
+COMMAND_COLLISION = register(
     "command-collision", INFORMATION,
     "A skill's name is a built-in command; it is reachable as /skill:NAME.",
     "a skill named like a built-in command: it is `/skill:NAME`",
     "Nothing, or rename the skill to reach it as `/NAME`.",
 )
-SYMLINK_ESCAPE = _code(
+SYMLINK_ESCAPE = register(
     "symlink-escape", ERROR,
     "A linked skill folder resolves outside its discovery root.",
     "a linked skill folder resolves outside its discovery root",
@@ -287,7 +290,7 @@ SYMLINK_ESCAPE = _code(
 
 # --- bounds and the file system ------------------------------------------------------------------------------
 
-CANDIDATE_LIMIT = _code(
+CANDIDATE_LIMIT = register(
     "candidate-limit", WARNING,
     "More than 128 skill folders: the rest are left out of the catalog.",
     "more than 128 candidate skill folders across the roots: says how many are left out of the catalog; placed "
@@ -296,7 +299,7 @@ CANDIDATE_LIMIT = _code(
     "which are out of the catalog",
     "Remove unused skills from the roots.",
 )
-DIAGNOSTIC_LIMIT = _code(
+DIAGNOSTIC_LIMIT = register(
     "diagnostic-limit", INFORMATION,
     "More than 64 diagnostics in the catalog, or 200 for one file in the editor: the rest were not shown.",
     "more than 64 catalog diagnostics (the catalog snapshot and the editor's catalog view): errors are kept "
@@ -306,7 +309,7 @@ DIAGNOSTIC_LIMIT = _code(
     "`albedo-skills check` never bounds its report, so it never emits this code",
     "Fix the diagnostics shown and reload to see the rest; `albedo-skills check` lists them all, in every format.",
 )
-UNREADABLE = _code(
+UNREADABLE = register(
     "unreadable", ERROR,
     "A file or folder could not be read.",
     "a permission or I/O error, or a link in a root that cannot be followed (dangling, a loop), with the OS's "
@@ -316,7 +319,7 @@ UNREADABLE = _code(
 
 # --- chat buffers -------------------------------------------------------------------------------------------
 
-UNKNOWN_COMMAND = _code(
+UNKNOWN_COMMAND = register(
     "unknown-command", INFORMATION,
     "A slash command at a message start is not in the command catalog.",
     "chat buffers: a `/command` at a message start that the catalog does not know",
@@ -325,7 +328,7 @@ UNKNOWN_COMMAND = _code(
 
 # --- commands named in prose: skill bodies, agent files, chat files ----------------------------------------
 
-COMMAND_UNKNOWN = _code(
+COMMAND_UNKNOWN = register(
     "command-unknown", WARNING,
     "A `/command` in a skill, an agent file or a chat file names no command, but is one edit from one.",
     "a `/word` standing alone in running text (docs/rename.md: in a sentence or at a line start; never in code, "
@@ -341,25 +344,25 @@ COMMAND_UNKNOWN = _code(
 
 # --- skills.resources: entries left out of a listing (reported as warnings or information) -------------------
 
-RESOURCE_NOT_REGULAR = _code(
+RESOURCE_NOT_REGULAR = register(
     "resource-not-regular", INFORMATION,
     "A resource entry is a FIFO, socket or device: skipped.",
     "`skills.resources`: a FIFO, socket or device beneath the skill folder",
     "Nothing: only regular files are resources.",
 )
-RESOURCE_NAME = _code(
+RESOURCE_NAME = register(
     "resource-name", WARNING,
     "A resource's file name is not valid UTF-8: skipped.",
     "`skills.resources`: a file name that is not UTF-8",
     "Rename the file with a UTF-8 name.",
 )
-RESOURCE_LOOP = _code(
+RESOURCE_LOOP = register(
     "resource-loop", WARNING,
     "A resource folder or link leads back to one already listed: skipped.",
     "`skills.resources`: a link loop, or a folder reached twice through links",
     "Remove the link, or let it point at files not otherwise listed.",
 )
-RESOURCE_LIMIT = _code(
+RESOURCE_LIMIT = register(
     "resource-limit", WARNING,
     "The resource listing reached a bound and stopped.",
     "`skills.resources`: 512 files, 2,048 entries or 16 levels reached",
@@ -368,21 +371,21 @@ RESOURCE_LIMIT = _code(
 
 # --- other agents (skills/hosts/; only for the agents chosen with `check --hosts` or `albedoSkills.hosts`) ----
 
-HOST_SKIPPED = _code(
+HOST_SKIPPED = register(
     "host-skipped", WARNING,
     "A chosen agent skips this skill.",
     "an agent named in `check --hosts` or the `albedoSkills.hosts` setting would not load the file (its reason "
     "in its own words where known, and how that is known: run here, or read in its source)",
     "Follow the message for that agent; Albedo's own verdict is unchanged. `albedo-skills hosts` shows every agent.",
 )
-HOST_NOT_SEEN = _code(
+HOST_NOT_SEEN = register(
     "host-not-seen", INFORMATION,
     "A chosen agent does not read the folder this skill is in.",
     "the file lies in a skills folder that an agent named in `check --hosts` or `albedoSkills.hosts` never reads "
     "(for example `.agents/skills` for Claude Code)",
     "Move the skill folder, or link it, into a folder that agent reads; the message names one.",
 )
-HOST_BUDGET = _code(
+HOST_BUDGET = register(
     "host-budget", INFORMATION,
     "A chosen agent's catalog budget is exceeded: this description is cut, or the skill left out.",
     "the names and descriptions the agent would show its model exceed its catalog budget (Codex 8,000 "
@@ -390,111 +393,7 @@ HOST_BUDGET = _code(
     "Shorten the longest descriptions, or remove skills that agent does not need.",
 )
 
-# --- security: what the skill would have the model or a script do (skills/security/) -------------------------
-# Read from SKILL.md and every file the skill bundles, never run; docs/security.md says what each one means.
-
-SECURITY = "security"
-
-SECURITY_HIDDEN_TEXT = _code(
-    "security-hidden-text", WARNING,
-    "Invisible or deceptive characters: text a reader does not see but a model or shell reads.",
-    "a bidirectional control (U+202A-202E, U+2066-2069), a zero-width character outside an emoji sequence, a "
-    "Unicode tag character (U+E0000-E007F; the message decodes the hidden text), or a letter from another "
-    "script that looks like a Latin one inside a command or URL (the message names each character)",
-    "Read the text the message shows made visible; remove the characters unless you know why they are there.",
-    category=SECURITY, security_severity="8.0",
-)
-SECURITY_FETCH_AND_RUN = _code(
-    "security-fetch-and-run", WARNING,
-    "Code is downloaded and run in one step.",
-    "a download piped into a shell or interpreter (`curl URL | sh`), a download later made executable or "
-    "run (`wget URL` ... `chmod +x` ... `./file`, up to 20 lines apart), `iex (iwr URL)`, `eval` of a "
-    "download or of base64-decoded text; in prose, code spans and code fences alike; a line that warns "
-    "against it (`never`, `don't`, `avoid`) is not one",
-    "Check that you trust the source named; prefer a pinned release with a checksum, or vendor the script "
-    "into the skill where it can be read.",
-    category=SECURITY, security_severity="8.0",
-)
-SECURITY_ENCODED_PAYLOAD = _code(
-    "security-encoded-payload", WARNING,
-    "A long base64 or hex string decodes to a script, a shell command or an executable.",
-    "a base64 (at least 40 characters) or hex (at least 40 digits) run whose decoded start (at most 64 KiB "
-    "decoded, never run) is an executable header (ELF, PE `MZ`, Mach-O), a `#!` line, or shell or "
-    "PowerShell commands; the message shows the start of the decoded text",
-    "Decode it yourself and read it; a skill has no reason to hide a script from its reader.",
-    category=SECURITY, security_severity="7.5",
-)
-SECURITY_CREDENTIAL_READ = _code(
-    "security-credential-read", WARNING,
-    "The text reads credentials or secrets.",
-    "a path to SSH keys (`~/.ssh/id_*`), cloud credentials (`~/.aws/credentials`, gcloud, `~/.kube/config`, "
-    "`~/.docker/config.json`, `~/.netrc`, `~/.npmrc`, `~/.pypirc`), browser profiles or the keychain, a "
-    "`.env` file being read, or an environment variable named like a token, secret, password or key being "
-    "read; a line that warns against it is not one",
-    "Check why the skill needs that secret and where it goes next.",
-    category=SECURITY, security_severity="6.0",
-)
-SECURITY_EXFILTRATION = _code(
-    "security-exfiltration", WARNING,
-    "The text sends local data out: a file or the environment uploaded, or data to a collection endpoint.",
-    "a file or the environment posted or uploaded (`curl -d @file`, `-F x=@file`, `--upload-file`, "
-    "`nc host port <`, `Invoke-RestMethod -InFile`), any request to a webhook, paste or request-catcher "
-    "site, or a lookup of a host name built from a variable (DNS exfiltration)",
-    "Check what is sent and to whom; a skill should say so to its user.",
-    category=SECURITY, security_severity="6.5",
-)
-SECURITY_CREDENTIAL_EXFILTRATION = _code(
-    "security-credential-exfiltration", WARNING,
-    "One skill both reads credentials and sends data out.",
-    "a secret followed through a Python script to a network call or command, or a skill with a credential "
-    "read and an exfiltration (on the call or sending line; related information points at the read)",
-    "Treat the skill as stealing secrets until you have read both places and know they are unrelated.",
-    category=SECURITY, security_severity="9.0",
-)
-SECURITY_MODEL_OVERRIDE = _code(
-    "security-model-override", WARNING,
-    "Text tells the model to act against its user.",
-    "text addressed to the model that tells it to ignore earlier or system instructions, hide a step from "
-    "the user, skip confirmation, disable safety checks, or pretend to be something else; a line that "
-    "quotes such text as an example of an attack is not one",
-    "Read the instruction: a skill may set a tone, but not take control away from the user.",
-    category=SECURITY, security_severity="7.0",
-)
-SECURITY_BROAD_TOOLS = _code(
-    "security-broad-tools", WARNING,
-    "`allowed-tools` grants an unrestricted shell.",
-    "`allowed-tools` names `Bash`, `Bash(*)`, `Shell`, `PowerShell` or another shell tool without a command "
-    "pattern, so every command the skill asks for runs without the agent asking the user",
-    "Narrow it to the commands the skill needs, such as `Bash(git status:*)`, or remove it so the agent asks.",
-    category=SECURITY, security_severity="5.0",
-)
-SECURITY_BUNDLED_BINARY = _code(
-    "security-bundled-binary", WARNING,
-    "The skill bundles an executable or compiled file no one can read.",
-    "a file whose first bytes are an executable header (ELF, PE `MZ`, Mach-O, Java class, WebAssembly, "
-    "Python bytecode) or named `.exe`, `.dll`, `.so`, `.dylib`, `.jar`, `.class`, `.pyc`, `.wasm`, `.msi`",
-    "Replace it with source the reader can check, or with a documented install step from a trusted source.",
-    category=SECURITY, security_severity="6.0",
-)
-SECURITY_NOT_FULLY_READ = _code(
-    "security-not-fully-read", WARNING,
-    "Part of the skill was not read by the security reading, so it was not checked.",
-    "a file over 1 MiB (the rest is unread), a file that is not UTF-8 text and not a known image, font or "
-    "document format, an archive, or the skill over 512 files, 2,048 entries or 16 levels; the message says "
-    "what was left out and why",
-    "Read the part named yourself, or keep the skill's files small, textual and few.",
-    category=SECURITY, security_severity="5.0",
-)
-# silencing (skills/security/suppression.py): a marker that silences nothing says why
-SECURITY_IGNORE_INVALID = _code(
-    "security-ignore-invalid", WARNING,
-    "An `albedo-skills-ignore` marker names no security code or gives no reason, so it silences nothing.",
-    "a comment holding `albedo-skills-ignore` names no code, a code that is not a security code, or no reason "
-    "after a `:`; the finding it meant to silence is still reported",
-    "Write `albedo-skills-ignore CODE: why this is safe` (in Markdown inside `<!-- -->`, in a script after "
-    "`#`), with the code of the finding on the next line or block.",
-    category=SECURITY, security_severity="3.0",
-)
+SECURITY = "security"  # the category of the codes in security_codes.py, which registers them here on import
 
 # The codes an editor quick fix exists for (skills/authoring/fixes.py offers one per diagnostic of these).
 FIXABLE: frozenset[str] = frozenset(code.id for code in CODES.values() if code.fixable)

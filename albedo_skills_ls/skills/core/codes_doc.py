@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 
+from . import security_codes  # noqa: F401  (registers the security codes, after the skill format's)
 from .codes import CODES, SECURITY, Code
 
 _DOC_HEAD = """\

@@ -11,6 +11,10 @@ exact range, what the text does and what to check. The detectors, one family per
 - secrets.py: credentials read, data sent out (`security-credential-read`, `security-exfiltration`; the pair
   in one skill is `security-credential-exfiltration`, decided here across files);
 - override.py: text that turns the model against its user (`security-model-override`);
+- instructions.py (with sentences.py): prose read as sentences, the instructions against the user by their
+  shape: send data with the agent's own tools or a rendered address (`security-agent-exfiltration`), report
+  an outcome unconditionally (`security-false-report`), hide a step (`security-model-override`), read a
+  credential the description gives no purpose for (`security-credential-instruction`);
 - python_script.py (with python_flow.py): a bundled Python script parsed (never run), a secret followed to
   the network or a command (`security-credential-exfiltration`), a download followed to `exec`
   (`security-fetch-and-run`);
@@ -30,11 +34,13 @@ import os
 from collections.abc import Iterable, Iterator
 from itertools import islice
 
-from ..core import codes
+from ..core import codes, security_codes
 from ..core.limits import MAX_SECURITY_FINDINGS_PER_FILE, MAX_SECURITY_SEARCHED_TOGETHER_CHARS
 from ..core.model import INFORMATION, Diagnostic, Related
 from ..document.skill_file import SKILL_FILE
-from . import destinations, fetch_run, hidden, override, payloads, python_script, secrets, shell_flow, tools
+from . import (
+    destinations, fetch_run, hidden, instructions, override, payloads, python_script, secrets, shell_flow, tools,
+)
 from . import text as text_module
 from .files import Reading, ReadFile, bounded_text
 from .prefilter import Expression, needles_of
@@ -74,12 +80,23 @@ def findings(text: Text) -> list[Diagnostic]:
     for family in families:
         found.extend(_bounded(family(text), text.path))
     found.extend(_bounded(_new_runs(shell_flow.scan(text), found), text.path))
+    found.extend(_bounded(_unsaid(instructions.scan(text), found), text.path))
     return found
+
+
+def _unsaid(sentences: Iterable[Diagnostic], found: list[Diagnostic]) -> Iterator[Diagnostic]:
+    """The sentence reading's findings that the phrase reading (override.py) did not already make on the same
+    lines with the same code (one finding an instruction)."""
+    said = {(d.code, d.range.start.line) for d in found}
+    for finding in sentences:
+        lines = range(finding.range.start.line, finding.range.end.line + 1)
+        if not any((finding.code, line) in said for line in lines):
+            yield finding
 
 
 def _new_runs(runs: Iterable[Diagnostic], found: list[Diagnostic]) -> Iterator[Diagnostic]:
     """The shell flow's runs whose download the text reading did not already flag (one finding a flow)."""
-    flagged = {d.range.start.line for d in found if d.code == codes.SECURITY_FETCH_AND_RUN.id}
+    flagged = {d.range.start.line for d in found if d.code == security_codes.SECURITY_FETCH_AND_RUN.id}
     for run in runs:
         if not run.related or run.related[0].range.start.line not in flagged:
             yield run
@@ -89,10 +106,10 @@ def _theft(found: list[Diagnostic]) -> list[Diagnostic]:
     """`security-credential-exfiltration` when one skill reads a credential and sends data out: on the first
     sending, pointing at the read. An environment variable named like a key counts only on the sending line
     itself (sending the skill's own key to its own service is how keys are used)."""
-    if any(d.code == codes.SECURITY_CREDENTIAL_EXFILTRATION.id for d in found):
+    if any(d.code == security_codes.SECURITY_CREDENTIAL_EXFILTRATION.id for d in found):
         return []  # a flow followed through a script (python_flow.py) already says it, at its sink
-    reads = [d for d in found if d.code == codes.SECURITY_CREDENTIAL_READ.id]
-    sends = [d for d in found if d.code == codes.SECURITY_EXFILTRATION.id]
+    reads = [d for d in found if d.code == security_codes.SECURITY_CREDENTIAL_READ.id]
+    sends = [d for d in found if d.code == security_codes.SECURITY_EXFILTRATION.id]
     for send in sends:
         read = next(
             (
@@ -104,7 +121,7 @@ def _theft(found: list[Diagnostic]) -> list[Diagnostic]:
         if read is not None:
             same_line = read.path == send.path and read.range.start.line == send.range.start.line
             where = "on the same line" if same_line else f"at {read.path}:{read.range.start.line + 1}"
-            return [codes.SECURITY_CREDENTIAL_EXFILTRATION.at(
+            return [security_codes.SECURITY_CREDENTIAL_EXFILTRATION.at(
                 send.path,
                 f"this skill reads credentials ({where}) and sends data out here: together, the shape of stealing "
                 "secrets. Read both places and make sure the secret is not what is sent",
@@ -119,7 +136,8 @@ def scan_text(path: str, text: str, kind: FileKind | None = None) -> tuple[Diagn
     `kind` defaults to what the file name says (`kind_of`). Like a file on disk, at most
     `MAX_SECURITY_FILE_BYTES` of it are read, and a finding says where the reading stopped."""
     read, note = bounded_text(path, text)
-    found = findings(Text(path, read, kind or kind_of(path)))
+    whole = Text(path, read, kind or kind_of(path))
+    found = instructions.purpose_named(findings(whole), instructions.descriptions([whole]))
     found.extend(_theft(found))
     if note is not None:
         found.append(note)
@@ -141,6 +159,7 @@ def scan_skill(
         read.extend(texts)
     found.extend(_theft(found))
     found = destinations.to_own_service(found, read)
+    found = instructions.purpose_named(found, instructions.descriptions(read))
     found.extend(reading.notes)
     return tuple(sorted(found, key=lambda d: d.sort_key))
 

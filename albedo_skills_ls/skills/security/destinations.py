@@ -26,7 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from ..core import codes
+from ..core import security_codes
 from ..core.limits import SECURITY_WINDOW_CHARS
 from ..core.model import INFORMATION, Diagnostic
 from ..document.frontmatter import body_position
@@ -103,7 +103,7 @@ def to_own_service(found: list[Diagnostic], texts: list[Text]) -> list[Diagnosti
     """The findings, each upload to the skill's own service turned into information naming where it goes."""
     uploads = [
         index for index, d in enumerate(found)
-        if d.code == codes.SECURITY_EXFILTRATION.id and d.severity != INFORMATION and d.message.startswith(UPLOADS)
+        if d.code == security_codes.SECURITY_EXFILTRATION.id and d.severity != INFORMATION and d.message.startswith(UPLOADS)
     ]
     if not uploads:
         return found

@@ -19,7 +19,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from ..core import codes
+from ..core import security_codes
 from ..core.limits import SECURITY_FOLLOW_LINES, SECURITY_WINDOW_CHARS
 from ..core.model import Diagnostic
 from .prefilter import Expression
@@ -96,7 +96,7 @@ def _piped(text: Text, fetches: list[int], decodes: list[int], sources: list[int
             continue
         runner = text.text[match.start() : match.end()].lstrip("| \t")
         what = "decoded text" if decoded else "a download"
-        yield codes.SECURITY_FETCH_AND_RUN.at(
+        yield security_codes.SECURITY_FETCH_AND_RUN.at(
             text.path,
             f"{what} is piped straight into `{runner}`: “{shown(text.text[origin : match.end()], 100)}” runs "
             "whatever "
@@ -121,7 +121,7 @@ def _evaluated(text: Text, fetches: list[int], decodes: list[int], sources: list
         if text.warned(at):
             continue
         end = min(len(text.text), text.line_span(text.line_of(origin))[1])
-        yield codes.SECURITY_FETCH_AND_RUN.at(
+        yield security_codes.SECURITY_FETCH_AND_RUN.at(
             text.path,
             f"`{text.text[at : match.end()].strip()}` runs {'decoded text' if decoded else 'a download'} as code: "
             f"“{_what(text, at)}”. Check what it fetches or decodes; a skill should ship the code it runs where "
@@ -229,7 +229,7 @@ def _saved_then_run(text: Text, fetches: list[int], sources: list[int]) -> Itera
         if index == len(later) or text.line_of(later[index][0]) > line + SECURITY_FOLLOW_LINES or text.warned(fetch):
             continue
         run_at, how = later[index]
-        yield codes.SECURITY_FETCH_AND_RUN.at(
+        yield security_codes.SECURITY_FETCH_AND_RUN.at(
             text.path,
             f"a download saved as `{name}` is {how} on line {text.line_of(run_at) + 1}: “{_what(text, fetch)}”. "
             "What runs is whatever the server sent; check the source, and pin it with a checksum",

@@ -19,7 +19,7 @@ import os
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ..core import codes
+from ..core import codes, security_codes
 from ..resources.confinement import open_beneath
 from ..core.errors import Refused
 from ..core.limits import MAX_SECURITY_FILE_BYTES, MAX_SECURITY_TOTAL_BYTES
@@ -96,7 +96,7 @@ def _end_of(text: str) -> Range:
 
 
 def _cut_note(path: str, text: str, kept: int, size: int, why: str) -> Diagnostic:
-    return codes.SECURITY_NOT_FULLY_READ.at(
+    return security_codes.SECURITY_NOT_FULLY_READ.at(
         path,
         f"read only in part: the first {kept:,} of {size:,} bytes (the rest is past {why}); anything after that "
         "was not checked, so read the rest yourself or split the file",
@@ -143,7 +143,7 @@ class Reading:
         try:
             listing = list_resources(os.path.basename(real) or "skill", real, discovery_root=os.path.dirname(real))
         except Refused as exc:  # gone, not a folder, or the file system root: nothing of it is read
-            self.notes.append(codes.SECURITY_NOT_FULLY_READ.at(self.display, f"not read: {exc}"))
+            self.notes.append(security_codes.SECURITY_NOT_FULLY_READ.at(self.display, f"not read: {exc}"))
             return
         for note in listing["diagnostics"]:
             self._walk_note(note)
@@ -154,7 +154,7 @@ class Reading:
         if self.media:
             more = len(self.media) - _MAX_MEDIA_NAMED
             named = ", ".join(self.media[:_MAX_MEDIA_NAMED]) + (f" and {more} more" if more > 0 else "")
-            self.notes.append(codes.SECURITY_NOT_FULLY_READ.at(
+            self.notes.append(security_codes.SECURITY_NOT_FULLY_READ.at(
                 child(self.display, SKILL_FILE),
                 f"{len(self.media)} image, font, audio or PDF file{'s' if len(self.media) != 1 else ''} not read "
                 f"(not text): {named}. Open them yourself if the skill tells the model to read them",
@@ -175,12 +175,12 @@ class Reading:
         }.get(str(note["code"]))
         if what is None:  # FIFOs and devices hold nothing to read
             return
-        self.notes.append(codes.SECURITY_NOT_FULLY_READ.at(
+        self.notes.append(security_codes.SECURITY_NOT_FULLY_READ.at(
             shown, f"not read: {what} ({note['message']}); check what it holds yourself",
         ))
 
     def _note(self, rel: str, message: str, where: Range = FILE_START) -> None:
-        self.notes.append(codes.SECURITY_NOT_FULLY_READ.at(child(self.display, rel), message, where))
+        self.notes.append(security_codes.SECURITY_NOT_FULLY_READ.at(child(self.display, rel), message, where))
 
     def _read(self, real: str, rel: str) -> list[ReadFile]:
         if self.budget <= 0:
@@ -234,7 +234,7 @@ class Reading:
         if unread:
             more = len(unread) - _MAX_MEDIA_NAMED
             named = ", ".join(unread[:_MAX_MEDIA_NAMED]) + (f" and {more} more" if more > 0 else "")
-            self.notes.append(codes.SECURITY_NOT_FULLY_READ.at(
+            self.notes.append(security_codes.SECURITY_NOT_FULLY_READ.at(
                 child(self.display, rel),
                 f"opened, and its {len(read)} text part{'s' if len(read) != 1 else ''} read; "
                 f"{len(unread)} part{'s' if len(unread) != 1 else ''} not text (images, fonts, binary data) not "
@@ -248,7 +248,7 @@ class Reading:
         head = data[:64]
         binary = _binary_kind(rel, head)
         if binary is not None:
-            self.notes.append(codes.SECURITY_BUNDLED_BINARY.at(
+            self.notes.append(security_codes.SECURITY_BUNDLED_BINARY.at(
                 path, f"{binary} bundled in the skill ({size:,} bytes): no one can read what it does, and the skill "
                 "may tell the model to run it. Replace it with source, or a documented install from a trusted source",
             ))

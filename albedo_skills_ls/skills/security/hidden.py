@@ -26,7 +26,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from ..core import codes
+from ..core import security_codes
 from ..core.model import Diagnostic
 from ..document.markdown_spans import code_spans, fenced_lines
 from .text import Text, shown
@@ -99,7 +99,7 @@ def _describe(run: str) -> str:
 
 def _finding(text: Text, start: int, end: int, described: str) -> Diagnostic:
     stored = text.line_text(text.line_of(start))
-    return codes.SECURITY_HIDDEN_TEXT.at(
+    return security_codes.SECURITY_HIDDEN_TEXT.at(
         text.path,
         f"{described}; the line as stored: “{shown(stored, 160)}”. Check why the text needs characters no one "
         "can see, and remove them",
@@ -174,7 +174,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
         run = match.group()
         data = bytes((ord(c) - 0xFE00) if ord(c) <= 0xFE0F else (ord(c) - 0xE0100 + 16) for c in run)
         decoded = data.decode("utf-8", "replace")
-        yield codes.SECURITY_HIDDEN_TEXT.at(
+        yield security_codes.SECURITY_HIDDEN_TEXT.at(
             text.path,
             f"{len(run)} variation selectors in a row (an emoji takes one): as bytes they read "
             f"“{shown(decoded, 120)}”. Hidden data travels this way; remove them",
@@ -272,7 +272,7 @@ def _lookalikes(text: Text) -> Iterator[Diagnostic]:
         if not _resolves_differently(match.group(), word, start - word_start, where, start):
             continue
         letters = ", ".join(dict.fromkeys(_name(c) for c in match.group()))
-        yield codes.SECURITY_HIDDEN_TEXT.at(
+        yield security_codes.SECURITY_HIDDEN_TEXT.at(
             text.path,
             f"“{word}” mixes Latin letters with {letters}, which look like Latin "
             "ones: as a host name or command it is not the one it appears to be. Retype it in plain ASCII",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..core import codes
+from ..core import security_codes
 from ..core.limits import SECURITY_WINDOW_CHARS
 from ..core.model import Diagnostic
 from .prefilter import Expression
@@ -161,7 +161,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
             if _FLAG_THEN_DESCRIPTION.search(line_before) or _described(line_before) or _ALIAS.search(line_before):
                 continue
             line = text.line_text(text.line_of(match.start()))
-            yield codes.SECURITY_MODEL_OVERRIDE.at(
+            yield security_codes.SECURITY_MODEL_OVERRIDE.at(
                 text.path,
                 f"{what}: “{shown(text.text[match.start() : match.end()], 80)}” (in “{shown(line.strip(), 120)}”). "
                 "Check what this "

@@ -13,7 +13,7 @@ import binascii
 import re
 from collections.abc import Iterator
 
-from ..core import codes
+from ..core import security_codes
 from ..core.limits import MAX_DECODED_BYTES, MIN_ENCODED_CHARS
 from ..core.model import Diagnostic
 from .prefilter import Expression
@@ -126,7 +126,7 @@ def _finding(text: Text, start: int, end: int, data: bytes, encoding: str) -> It
     if what is None:
         return
     preview = data[:80].decode("latin-1")
-    yield codes.SECURITY_ENCODED_PAYLOAD.at(
+    yield security_codes.SECURITY_ENCODED_PAYLOAD.at(
         text.path,
         f"{end - start:,} characters of {encoding} decode to {what}; the decoded start: “{shown(preview, 80)}”. "
         "Decode and read it before trusting the skill: nothing readable needs to be encoded",

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..core import codes
+from ..core import security_codes
 from ..core.limits import MAX_PYTHON_PARSE_CHARS, MAX_SECURITY_FILE_BYTES
 from ..core.model import INFORMATION, Diagnostic, Range, Related
 from .text import Text, shown
@@ -91,7 +91,7 @@ def _may_flow(text: Text) -> bool:
 
 
 def _not_parsed(text: Text, why: str, what_to_do: str) -> Diagnostic:
-    return codes.SECURITY_NOT_FULLY_READ.at(
+    return security_codes.SECURITY_NOT_FULLY_READ.at(
         text.path,
         f"not read as a program: {why}; its text was read like any other file's, so a secret carried through "
         f"variables to the network is not followed here. {what_to_do}",
@@ -132,7 +132,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
     for call, does, origin, as_data in reader.sinks():
         if origin.kind == "download":
             if does == "runs":
-                yield codes.SECURITY_FETCH_AND_RUN.at(
+                yield security_codes.SECURITY_FETCH_AND_RUN.at(
                     text.path,
                     f"runs what {origin.said} returned (line {origin.node.lineno}): "  # type: ignore[attr-defined]
                     f"“{shown(_segment(text, call), 80)}”. What runs is whatever the server "
@@ -145,7 +145,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
             continue  # the skill's own key, sent where keys go: the variable's note says it
         segment = shown(_segment(text, call), 80)
         verb = "runs a command with" if does == "runs" else "sends"
-        yield codes.SECURITY_CREDENTIAL_EXFILTRATION.at(
+        yield security_codes.SECURITY_CREDENTIAL_EXFILTRATION.at(
             text.path,
             f"{verb} {origin.said} (read at line {origin.node.lineno}): “{segment}”. "  # type: ignore[attr-defined]
             "The value is followed from where it is read to here through the script's variables; make sure the "
@@ -154,7 +154,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
             (Related(text.path, f"the secret read: {origin.said}", _range(text, origin.node)),),
         )
     if budget.spent is not None:
-        yield codes.SECURITY_NOT_FULLY_READ.at(
+        yield security_codes.SECURITY_NOT_FULLY_READ.at(
             text.path,
             f"the flow reading of this script stopped after {budget.spent}: flows past that point are not "
             "followed (its text was read in full)",

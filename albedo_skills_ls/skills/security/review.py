@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Iterable, Mapping, NamedTuple
 
 from ..core import codes
+from ..core.security_codes import SECURITY_NOT_FULLY_READ
 from ..core.limits import MAX_SECURITY_FILE_BYTES
 from ..core.model import Diagnostic
 from ..core.paths import resolves_within
@@ -167,5 +168,5 @@ def beside_own(security: Iterable[Diagnostic], own: Iterable[Diagnostic]) -> tup
     return tuple(
         finding
         for finding in security
-        if not (finding.code == codes.SECURITY_NOT_FULLY_READ.id and finding.path in unread)
+        if not (finding.code == SECURITY_NOT_FULLY_READ.id and finding.path in unread)
     )

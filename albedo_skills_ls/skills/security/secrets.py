@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..core import codes
+from ..core import security_codes
 from ..core.limits import SECURITY_WINDOW_CHARS
 from ..core.model import INFORMATION, Diagnostic
 from .prefilter import Expression
@@ -178,7 +178,7 @@ def reads(text: Text) -> Iterator[Diagnostic]:
     for start, end, what, warning in sorted(spans):
         if text.warned(start):
             continue
-        yield codes.SECURITY_CREDENTIAL_READ.at(
+        yield security_codes.SECURITY_CREDENTIAL_READ.at(
             text.path,
             f"reads {what}: “{shown(text.text[start:end].strip(), 80)}”. Check why the skill needs it and where "
             "it goes next",
@@ -189,7 +189,7 @@ def reads(text: Text) -> Iterator[Diagnostic]:
         name = max(_UPPER_NAME.findall(match.group()), key=len)
         if name.endswith(_NOT_THE_SECRET) or text.warned(match.start()):
             continue
-        yield codes.SECURITY_CREDENTIAL_READ.at(
+        yield security_codes.SECURITY_CREDENTIAL_READ.at(
             text.path,
             f"reads the secret environment variable “{shown(match.group(), 80)}”. Usually the skill's own key; "
             "check that it is only sent to the service it belongs to",
@@ -244,7 +244,7 @@ def _sent(text: Text, start: int, end: int, what: str) -> Iterator[Diagnostic]:
         return
     line_end = text.line_span(text.line_of(start))[1]
     shown_text = text.text[start : max(min(end, line_end), min(line_end, start + 100))]
-    yield codes.SECURITY_EXFILTRATION.at(
+    yield security_codes.SECURITY_EXFILTRATION.at(
         text.path,
         f"{what}: “{shown(shown_text.strip(), 100)}”. Check what is sent and to whom; the skill should tell its "
         "user",

@@ -32,10 +32,9 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from ..core import codes
+from ..core import security_codes
 from ..core.limits import MAX_SECURITY_FILE_BYTES, MAX_SHELL_PARSE_CHARS, MAX_SHELL_SYNTAX_NODES
 from ..core.model import INFORMATION, Diagnostic, Range, Related
-from ..document.markdown_spans import fenced_blocks
 from .shell_secrets import KEY_KINDS, Origin, SecretFlow
 from .text import Text, shown
 
@@ -78,8 +77,8 @@ def _units(text: Text) -> Iterator[tuple[int, str, bool]]:
         return
     if not text.path.lower().endswith((".md", ".markdown", ".mdx")) or "```" not in text.text and "~~~" not in text.text:
         return
-    lines = text.text.split("\n")
-    for first, last in fenced_blocks(lines):
+    lines = text.lines()
+    for first, last in text.fenced():
         tag = lines[first].strip().lstrip("`~").strip().split(" ")[0].lower()
         if tag not in _BLOCK_TAGS and tag or last <= first + 1:
             continue
@@ -282,7 +281,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
         if len(unit) > MAX_SHELL_PARSE_CHARS:
             if filled or not tagged:
                 continue  # a file cut at (or filling) the file bound: its own finding says where reading stopped
-            yield codes.SECURITY_NOT_FULLY_READ.at(
+            yield security_codes.SECURITY_NOT_FULLY_READ.at(
                 text.path,
                 f"not read as a program: a shell script of {len(unit):,} characters, past the "
                 f"{MAX_SHELL_PARSE_CHARS:,} this reading parses (MAX_SHELL_PARSE_CHARS); its text was read like any "
@@ -297,7 +296,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
         walk = _Walk(text, first_line)
         for run, download in walk.walk(tree.root_node):
             said = download.text.decode("utf-8", "replace")
-            yield codes.SECURITY_FETCH_AND_RUN.at(
+            yield security_codes.SECURITY_FETCH_AND_RUN.at(
                 text.path,
                 f"runs what was downloaded or decoded on line {walk.range(download).start.line + 1} (“{shown(said, 80)}”): "
                 f"“{shown(run.text.decode('utf-8', 'replace'), 80)}”. What runs is whatever the server sent; check "
@@ -308,7 +307,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
         for sink, origin in walk.secrets.sent:
             yield _sent(text, walk, sink, origin)
         if walk.stopped:
-            yield codes.SECURITY_NOT_FULLY_READ.at(
+            yield security_codes.SECURITY_NOT_FULLY_READ.at(
                 text.path,
                 f"the flow reading of this shell script stopped after {MAX_SHELL_SYNTAX_NODES:,} syntax nodes "
                 "(MAX_SHELL_SYNTAX_NODES): downloads run past that point are not followed (its text was read in full)",
@@ -320,7 +319,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
 def _sent(text: Text, walk: _Walk, sink: Any, origin: Origin) -> Diagnostic:
     how = "encoded, " if origin.encoded else ""
     what = "a key" if origin.kind in KEY_KINDS else "a credential"
-    return codes.SECURITY_CREDENTIAL_EXFILTRATION.at(
+    return security_codes.SECURITY_CREDENTIAL_EXFILTRATION.at(
         text.path,
         f"sends {how}{origin.said} (read on line {walk.range(origin.node).start.line + 1}): "
         f"“{shown(sink.text.decode('utf-8', 'replace'), 80)}”. The value is followed from where it is read to here "

@@ -24,7 +24,7 @@ import re
 from bisect import bisect_right
 from typing import Callable, NamedTuple
 
-from ..core import codes
+from ..core import codes, security_codes
 from ..core.limits import MAX_SECURITY_FINDINGS_PER_FILE
 from ..core.model import Diagnostic, Range
 
@@ -100,7 +100,7 @@ def is_silenceable(code_id: str) -> bool:
         return False
     if code_id in SILENCEABLE_BESIDES_SECURITY:
         return True
-    return code.category == codes.SECURITY and code_id != codes.SECURITY_IGNORE_INVALID.id
+    return code.category == codes.SECURITY and code_id != security_codes.SECURITY_IGNORE_INVALID.id
 
 
 def is_markdown(path: str) -> bool:
@@ -207,7 +207,7 @@ def apply_markers(path: str, text: str, findings: tuple[Diagnostic, ...]) -> Out
         return Outcome(findings, (), ())
     malformed = [(marker, problem) for marker in markers if (problem := marker.problem) is not None]
     shown = malformed[:MAX_SECURITY_FINDINGS_PER_FILE]
-    problems = [codes.SECURITY_IGNORE_INVALID.at(path, problem, marker.where) for marker, problem in shown]
+    problems = [security_codes.SECURITY_IGNORE_INVALID.at(path, problem, marker.where) for marker, problem in shown]
     if len(malformed) > len(shown):
         last = problems[-1]
         more = len(malformed) - len(shown)

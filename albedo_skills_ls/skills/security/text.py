@@ -24,6 +24,7 @@ from typing import Literal
 
 from ..core.limits import SECURITY_WINDOW_CHARS
 from ..core.model import Range
+from ..document.markdown_spans import fenced_blocks
 from .prefilter import Expression
 
 # What a file is to the reading: the skill's own SKILL.md (frontmatter read for `allowed-tools`) or any
@@ -131,7 +132,7 @@ class Text(Haystack):
     are in none of them is not looked for in any, and most expressions are in none (a needle is in one of
     the texts only if it is in all of them joined, so nothing is skipped that could match)."""
 
-    __slots__ = ("path", "kind", "_line_starts", "_warnings", "_continued", "_together")
+    __slots__ = ("path", "kind", "_line_starts", "_warnings", "_continued", "_together", "_lines", "_fenced")
 
     def __init__(self, path: str, text: str, kind: FileKind) -> None:
         lower = text.lower()
@@ -143,6 +144,8 @@ class Text(Haystack):
         self._warnings: list[int] | None = None
         self._continued: list[int] | None = None
         self._together: Haystack | None = None
+        self._lines: list[str] | None = None
+        self._fenced: list[tuple[int, int]] | None = None
 
     @staticmethod
     def search_together(texts: list[Text]) -> None:
@@ -165,6 +168,20 @@ class Text(Haystack):
                 at = find("\n", at + 1)
             self._line_starts = starts
         return self._line_starts
+
+    def lines(self) -> list[str]:
+        """The text's lines (split at `\n`), split once."""
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return self._lines
+
+    def fenced(self) -> list[tuple[int, int]]:
+        """(first line, last line) of every fenced code block, its fences included (markdown_spans.py), found
+        once for the readings that skip code (instructions) or read it (shell blocks)."""
+        if self._fenced is None:
+            has_fence = "```" in self.text or "~~~" in self.text
+            self._fenced = fenced_blocks(self.lines()) if has_fence else []
+        return self._fenced
 
     def may_hold(self, question: object, ask: Callable[[Haystack], bool]) -> bool:
         """`ask` of this text, for a question whose answer is yes for a text holding one that says yes (such

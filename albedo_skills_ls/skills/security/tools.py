@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..core import codes
+from ..core import security_codes
 from ..document.frontmatter import closing_start, opening_end, split_and_parse
 from ..core.model import Diagnostic
 from ..document.yamltree import Mapping, Scalar, Sequence
@@ -85,7 +85,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
             where = scalar.range if column is None else text.range(
                 text.line_starts[scalar.start_line] + column, text.line_starts[scalar.start_line] + column + len(tool)
             )
-            yield codes.SECURITY_BROAD_TOOLS.at(
+            yield security_codes.SECURITY_BROAD_TOOLS.at(
                 text.path,
                 f"`allowed-tools` grants `{tool}`: any shell command the skill's instructions ask for runs without "
                 "the agent asking you. Narrow it to the commands the skill needs, such as `Bash(git diff:*)`, or "
