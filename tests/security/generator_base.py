@@ -188,3 +188,11 @@ def python_script(draw: Draw, sample: Sample, imports: list[str], steps: list[li
     assert isinstance(body, Doc)
     body.add(f"Run `python3 {path}` on the input.")
     return path, lines
+
+
+def skill(draw: Draw, category: str, dangerous: bool, desc: str | None = None, extra: str = "") -> Sample:
+    """A sample with its SKILL.md begun: frontmatter, a heading and some prose."""
+    sample = Sample(category, dangerous)
+    name = draw.name()
+    sample.files["SKILL.md"] = Doc(*front(name, desc or description(draw), extra), f"# {name}", "", *draw.prose(3), "")
+    return sample

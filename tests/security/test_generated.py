@@ -57,5 +57,5 @@ def test_the_fit_seeds_use_every_evasion_and_placement() -> None:
         "indirection", "f-string", "concatenation", "format", "percent", "base64", "hex", "string building",
         "function parameter", "built address", "path built from variables", "wrapped", "list item",
         "python exec", "powershell", "split python constant", "payload past the file bound", "pyc inside a zip",
-        "send", "image", "claim", "hide", "credential", "mid-paragraph",
+        "send", "image", "claim", "hide", "credential", "mid-paragraph", ".ts", ".mjs", "template literal",
     } <= used

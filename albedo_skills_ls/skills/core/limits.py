@@ -80,6 +80,11 @@ MAX_ARCHIVE_DEPTH = 3  # archives nested in one another that are opened (the fil
 # shell scripts and shell blocks read as programs (security/shell_flow.py, tree-sitter-bash: a C parser, linear)
 MAX_SHELL_PARSE_CHARS = 512 * 1024  # characters of one script or block parsed (scripts run to a few KB)
 MAX_SHELL_SYNTAX_NODES = 2_000_000  # syntax nodes walked per script or block (1 MiB of shell holds ~500,000)
+# JavaScript and TypeScript scripts read as programs (security/js_script.py, tree-sitter grammars: C parsers,
+# linear): characters parsed per script (scripts run to a few KB; a bundled, minified library past it is not
+# parsed), syntax nodes walked per script over every pass
+MAX_JS_PARSE_CHARS = 512 * 1024
+MAX_JS_SYNTAX_NODES = 2_000_000
 # prose read as sentences (security/sentences.py): an instruction's verb, object and destination stand at the
 # start of its sentence; a paragraph with no full stop is read to this many characters, not further
 MAX_SENTENCE_CHARS = 1_000

@@ -18,6 +18,8 @@ exact range, what the text does and what to check. The detectors, one family per
 - python_script.py (with python_flow.py): a bundled Python script parsed (never run), a secret followed to
   the network or a command (`security-credential-exfiltration`), a download followed to `exec`
   (`security-fetch-and-run`);
+- js_script.py (with js_flow.py): a bundled JavaScript or TypeScript script parsed (tree-sitter, never run),
+  the same flows as Python's (`security-credential-exfiltration`, `security-fetch-and-run`);
 - shell_flow.py: shell scripts and shell blocks parsed (tree-sitter-bash), a download followed to where it
   is run however its address or file name is built (`security-fetch-and-run`); with shell_secrets.py, a
   secret followed to a command that sends it (`security-credential-exfiltration`);
@@ -39,7 +41,8 @@ from ..core.limits import MAX_SECURITY_FINDINGS_PER_FILE, MAX_SECURITY_SEARCHED_
 from ..core.model import INFORMATION, Diagnostic, Related
 from ..document.skill_file import SKILL_FILE
 from . import (
-    destinations, fetch_run, hidden, instructions, override, payloads, python_script, secrets, shell_flow, tools,
+    destinations, fetch_run, hidden, instructions, js_script, override, payloads, python_script, secrets, shell_flow,
+    tools,
 )
 from . import text as text_module
 from .files import Reading, ReadFile, bounded_text
@@ -74,6 +77,7 @@ def findings(text: Text) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     families = [
         hidden.scan, fetch_run.scan, payloads.scan, secrets.reads, secrets.sends, override.scan, python_script.scan,
+        js_script.scan,
     ]
     if text.kind == SKILL:
         families.append(tools.scan)

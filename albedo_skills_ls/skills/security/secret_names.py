@@ -1,4 +1,4 @@
-"""What names a secret, for the readings that follow values through a script (python_flow.py, shell_secrets.py):
+"""What names a secret, for the readings that follow values through a script (python_flow.py, shell_secrets.py, js_flow.py):
 an environment variable named like one, a credential file or store's path, a CLI's token store. The text
 reading (secrets.py) matches the same things in prose and one-line commands with its own expressions."""
 

@@ -13,8 +13,8 @@ shell walk, shell_flow.py, which follows downloads to where they run).
 
 A credential file or store reaching a sink is a warning wherever it goes. A key (a secret variable or a CLI's
 token) sent where keys go (a header `-H`, `-u`, a cookie, the address) is how a skill uses its key, and only
-the variable's note says it; sent as data (`-d`, `--data*`, `-F`, `--post-data`, a pipe, a DNS name) or
-encoded first, it is a warning.
+the variable's note says it, encoded or not (`Authorization: Basic` carries a key in base64); sent as data
+(`-d`, `--data*`, `-F`, `--post-data`, a pipe, a DNS name), it is a warning.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ class SecretFlow:
             flag = words[index - 1].text.decode() if index else ""
             flag_here = said.split("=", 1)[0] if said.startswith("-") else ""
             as_data = name in _DNS or flag in _DATA_FLAGS or flag_here in _DATA_FLAGS
-            if as_data or origin.encoded or origin.kind not in KEY_KINDS:  # a key elsewhere: where keys go
+            if as_data or origin.kind not in KEY_KINDS:  # a key elsewhere (encoded too: `Basic`): where keys go
                 self._send(node, origin)
                 return
         for child in node.children:  # a here-string is the command's own child (a here-document is not)
