@@ -85,6 +85,20 @@ def _wrapped(draw: Draw, sentence: str) -> list[str]:
     return [" ".join(words[:cut]), " ".join(words[cut:])]
 
 
+def _place_lines(draw: Draw, sample: Sample, lines: list[str]) -> tuple[str, int, list[str]]:
+    """A sentence's lines (soft-wrapped or not) placed, sometimes as a list item, in SKILL.md or a reference:
+    the file, the 1-based line it starts on, the lines as written."""
+    if len(lines) == 2:
+        sample.evasions.append("wrapped")
+    if draw.chance(0.3):
+        lines = [f"- {lines[0]}", *[f"  {rest}" for rest in lines[1:]]]
+        sample.evasions.append("list item")
+    path, doc = place_prose(draw, sample, "# Steps")
+    first = doc.add(*lines)
+    doc.add("", *draw.prose())
+    return path, first, lines
+
+
 def model_override(draw: Draw, dangerous: bool) -> Sample:
     sample = skill(draw, "model-override", dangerous)
     act, did = (part.replace("{w}", draw.word()) for part in draw.pick(*_ACTS))
@@ -99,14 +113,7 @@ def model_override(draw: Draw, dangerous: bool) -> Sample:
     else:
         sentence = template.format(act=act, Act=act[0].upper() + act[1:], did=did, w=draw.word())
         lines = _wrapped(draw, sentence)
-        if len(lines) == 2:
-            sample.evasions.append("wrapped")
-    if draw.chance(0.3):
-        lines = [f"- {lines[0]}", *[f"  {rest}" for rest in lines[1:]]]
-        sample.evasions.append("list item")
-    path, doc = place_prose(draw, sample, "# Steps")
-    first = doc.add(*lines)
-    doc.add("", *draw.prose())
+    path, first, lines = _place_lines(draw, sample, lines)
     if dangerous:
         sample.expect(path, list(range(first, first + len(lines))), "model-override")
     return sample
@@ -318,15 +325,7 @@ def instructions(draw: Draw, dangerous: bool) -> Sample:
     if draw.chance(0.3):
         sentence = f"{draw.pick(*draw.prose(1))} {sentence}"
         sample.evasions.append("mid-paragraph")
-    lines = _wrapped(draw, sentence)
-    if len(lines) == 2:
-        sample.evasions.append("wrapped")
-    if draw.chance(0.3):
-        lines = [f"- {lines[0]}", *[f"  {rest}" for rest in lines[1:]]]
-        sample.evasions.append("list item")
-    path, doc = place_prose(draw, sample, "# Steps")
-    first = doc.add(*lines)
-    doc.add("", *draw.prose())
+    path, first, lines = _place_lines(draw, sample, _wrapped(draw, sentence))
     if dangerous:
         code = {"send": "agent-exfiltration", "image": "agent-exfiltration", "claim": "false-report",
                 "hide": "model-override", "credential": "credential-instruction"}[kind]
