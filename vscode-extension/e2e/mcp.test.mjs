@@ -4,8 +4,8 @@
  * (MCP: List Servers, the server, Start Server), signed out of Copilot and offline. Typing `/` lists the
  * skill's prompt as `/mcp.albedo.demo`; choosing it asks for its one argument in one step, and the chat input
  * then holds the turn `albedo-skills invoke /demo ARGUMENTS --user` gives. Sending it needs a chat agent that
- * answers, which signed out VS Code has not (Copilot's answers "Sign in"), so what a model would receive is
- * read from the input, not from a model.
+ * answers, which signed out VS Code has not (tried with the fake model chosen in Agent mode: Copilot's sign-in
+ * dialog opened and the model received nothing), so what a model would receive is read from the input.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
