@@ -91,7 +91,7 @@ def uses(found: Mentions) -> list[Mention]:
 
 
 def register(server: AlbedoLanguageServer) -> None:
-    @offer(server, types.TEXT_DOCUMENT_REFERENCES, "references", kinds=("skill", "chat"))
+    @offer(server, types.TEXT_DOCUMENT_REFERENCES, "references", kinds=("skill", "chat", "instructions"))
     def references(ls: AlbedoLanguageServer, document: OpenDocument, params: types.ReferenceParams) -> list[types.Location] | None:
         found = target_under(ls, document, params.position)
         if found is None:

@@ -183,7 +183,7 @@ def _offer_rename(server: AlbedoLanguageServer) -> None:
         server,
         types.TEXT_DOCUMENT_RENAME,
         "rename",
-        kinds=("skill", "chat"),
+        kinds=("skill", "chat", "instructions"),
         options=lambda client: types.RenameOptions(prepare_provider=client.prepare_rename),
     )
     def rename(ls: AlbedoLanguageServer, document: OpenDocument, params: types.RenameParams) -> types.WorkspaceEdit | None:
@@ -200,7 +200,7 @@ def _offer_rename(server: AlbedoLanguageServer) -> None:
         server,
         types.TEXT_DOCUMENT_PREPARE_RENAME,
         "rename",
-        kinds=("skill", "chat"),
+        kinds=("skill", "chat", "instructions"),
         declared=lambda client: client.rename and client.prepare_rename,
     )
     def prepare_rename(

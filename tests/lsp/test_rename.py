@@ -93,6 +93,28 @@ async def test_rename_from_a_command_in_a_chat_buffer(servers, tmp_path):
     await _renamed_on_disk(session, workspace, home, edit, before)
 
 
+async def test_rename_and_references_from_a_sentence_of_agents_md(servers, tmp_path):
+    """The editors send AGENTS.md: F2 on its `/demo` in a sentence renames the skill as from anywhere else."""
+    workspace, home, session = await _started(servers, tmp_path)
+    before = world.snapshot(workspace)
+    agents, chat = workspace / "AGENTS.md", workspace / "notes.chat.md"
+    await open_until(session, agents, world.AGENTS_MD)
+    await open_until(session, chat, world.CHAT)
+    line = world.AGENTS_MD.split("\n")[4]  # "Use the skills: /demo merges files ..."
+    at = types.Position(line=4, character=line.index("/demo") + 2)
+
+    async def references(document, position):
+        found = await session.client.text_document_references_async(types.ReferenceParams(
+            text_document=_doc(document), position=position, context=types.ReferenceContext(include_declaration=False)))
+        return sorted((location.uri, location.range.start.line, location.range.start.character) for location in found)
+
+    assert await references(agents, at) == await references(chat, types.Position(line=0, character=2))
+    prepared = await session.client.text_document_prepare_rename_async(types.PrepareRenameParams(text_document=_doc(agents), position=at))
+    assert prepared.placeholder == "demo"
+    edit = await session.client.text_document_rename_async(types.RenameParams(text_document=_doc(agents), position=at, new_name="showcase"))
+    await _renamed_on_disk(session, workspace, home, edit, before)
+
+
 async def test_renaming_the_folder_in_the_file_tree(servers, tmp_path):
     workspace, home, session = await _started(servers, tmp_path)
     before = world.snapshot(workspace)
