@@ -31,9 +31,9 @@ from .generator_base import Doc, Draw, Sample
 from .generator_shapes import CATEGORIES
 
 FIT_SEEDS = range(0, 40)
-# 1000-1099 were the held-out seeds of the first round: their figures were taken before any was looked at
-# (docs/security.md), then the misses were read, so they are spent; each round takes fresh ones
-HELD_OUT_SEEDS = range(2000, 2100)
+# 1000-1099 and 2000-2099 were the held-out seeds of the first two rounds: their figures were taken before any
+# was looked at (docs/security.md), then the misses were read, so they are spent; each round takes fresh ones
+HELD_OUT_SEEDS = range(3000, 3100)
 
 
 def samples(seed: int) -> list[Sample]:
@@ -97,9 +97,10 @@ class Outcome:
         return not self.missed if self.sample.dangerous else not self.warnings
 
 
-def score(root: Path, written: dict[str, Sample], diagnostics: list[dict]) -> list[Outcome]:
-    """Per sample: a dangerous one is right when every expected place holds a warning of its codes; a benign
-    one when it has no warning at all (information findings are allowed: they are notes)."""
+def score(root: Path, written: dict[str, Sample], diagnostics: list[dict], any_code: bool = False) -> list[Outcome]:
+    """Per sample: a dangerous one is right when every expected place holds a warning of its codes (of any
+    code with `any_code`: another tool's findings have codes of their own); a benign one when it has no warning
+    at all (information findings are allowed: they are notes)."""
     by_folder: dict[str, list[tuple[str, int, str]]] = {}
     base = str(root / "skills") + os.sep
     for found in diagnostics:
@@ -112,7 +113,7 @@ def score(root: Path, written: dict[str, Sample], diagnostics: list[dict]) -> li
         warnings = by_folder.get(folder, [])
         outcome = Outcome(folder, sample, warnings=[f"{rel}:{line} {code}" for rel, line, code in warnings])
         for place in sample.expected:
-            if not any(rel == place.path and (not place.lines or line in place.lines) and code in place.codes
+            if not any(rel == place.path and (not place.lines or line in place.lines) and (any_code or code in place.codes)
                        for rel, line, code in warnings):
                 outcome.missed.append(f"{place.path}:{sorted(place.lines)} {sorted(place.codes)}")
         outcomes.append(outcome)

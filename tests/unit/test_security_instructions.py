@@ -72,11 +72,11 @@ def test_a_sentence_is_read_past_list_markers_conditions_and_frames() -> None:
     assert imperative("if it fails and no comma follows") is None
 
 
-def _skill(tmp_path: Path, description: str) -> Path:
+def _skill(tmp_path: Path, description: str, said: str = "Read the token from ~/.config/tool/hosts.yml first.") -> Path:
     folder = tmp_path / "demo"
     (folder / "references").mkdir(parents=True)
     (folder / "SKILL.md").write_text(f"---\nname: demo\ndescription: {description}\n---\nSee the reference.\n")
-    (folder / "references" / "a.md").write_text("Read the token from ~/.config/tool/hosts.yml first.\n")
+    (folder / "references" / "a.md").write_text(said + "\n")
     return folder
 
 
@@ -95,3 +95,20 @@ def test_the_sentence_bound_at_and_one_past() -> None:
     assert "security-agent-exfiltration" in [d.code for d in scan_text("/s/d/a.md", at + " tool.\n")]
     past = head + "," * (MAX_SENTENCE_CHARS - len(head) - len(tail) + 1) + tail
     assert "security-agent-exfiltration" not in [d.code for d in scan_text("/s/d/a.md", past + " tool.\n")]
+
+
+@pytest.mark.parametrize(("description", "severity"), [
+    ("Builds report and release files for a team.", "warning"),  # "release" names no purpose for a key
+    ("Rapid formatting of keyboard layouts.", "warning"),  # "api" and "key" only inside other words
+    ("Signs in to the team's tool and lists its projects.", "information"),
+    ("Lists the team's npm packages.", "information"),  # the credential's own kind: an npm token
+])
+def test_the_purpose_is_read_from_the_descriptions_words(tmp_path: Path, description: str, severity: str) -> None:
+    found = scan_skill(_skill(tmp_path, description, "Get the npm token from ~/.config/tool/hosts.yml first."))
+    assert [(d.code, d.severity) for d in found] == [("security-credential-instruction", severity)]
+
+
+def test_the_note_says_the_description_names_the_purpose(tmp_path: Path) -> None:
+    [note] = scan_skill(_skill(tmp_path, "Lists the team's npm packages.", "Get the npm token from ~/.npmrc first."))
+    assert note.severity == "information" and "description says what it is for" in note.message
+    assert "does not name" not in note.message

@@ -91,8 +91,12 @@ _CREDENTIAL = Lazy(
 )
 _QUOTED = Lazy(r"\"[^\"]{0,400}\"|“[^”]{0,400}”")
 # a credential read for these is what the description may name as its purpose
-_PURPOSES = ("api", "auth", "token", "credential", "key", "login", "log in", "sign in", "deploy", "publish",
-             "release", "upload", "secret", "password")
+# whole words ("api" is not in "rapid", nor "key" in "keyboard"): a description naming what a key is for
+_PURPOSES = Lazy(r"\b(?:apis?|auth\w*|tokens?|credentials?|keys?|logs? ?in|signs? ?in|deploy\w*|publish\w*|upload\w*|"
+                 r"secrets?|passwords?)\b")
+_UNNAMED = " for a purpose the skill's description does not name"
+_KINDS = frozenset({"the", "a", "token", "tokens", "key", "keys", "credentials", "credential", "secret", "password"})
+_QUALIFIER = Lazy(r"a credential \(([^)]*)\)")  # the credential named in the finding's message
 
 
 def scan(text: Text) -> Iterator[Diagnostic]:
@@ -100,13 +104,17 @@ def scan(text: Text) -> Iterator[Diagnostic]:
     if not text.path.lower().endswith((".md", ".markdown", ".mdx")):
         return
     found: list[Diagnostic] = []
+    prose = Prose(text)
     if "](http" in text.lower:
-        found.extend(_images(text))
+        found.extend(_images(text, prose))
+    lines = {d.range.start.line for d in found}  # one finding a line (an image's sentence read twice is one)
     for sentence, order in instructions(text, _VERBS, _STARTS):
-        if not text.warned(sentence.start) and not any(d.range.start.line == text.line_of(sentence.start) for d in found):
-            said_here = _read(text, sentence, order)
-            if said_here is not None:
-                found.append(said_here)
+        said_here = _read(text, sentence, order)  # the cheap questions first: most sentences end here
+        if said_here is None or sentence.start not in prose or text.warned(sentence.start):
+            continue
+        if said_here.range.start.line not in lines:
+            lines.add(said_here.range.start.line)
+            found.append(said_here)
     yield from sorted(found, key=lambda d: d.sort_key)
 
 
@@ -126,10 +134,9 @@ def _finding(text: Text, sentence: Sentence, code: codes.Code, what: str, severi
     )
 
 
-def _images(text: Text) -> Iterator[Diagnostic]:
+def _images(text: Text, prose: Prose) -> Iterator[Diagnostic]:
     """Markdown images and links in prose to a remote address built from data: a placeholder named for data, or
     any placeholder in the query."""
-    prose = Prose(text)
     for match in _IMAGE.finditer(text.text):
         address = match.group(1).lower()
         query = address.partition("?")[2]
@@ -199,8 +206,7 @@ def _credential(text: Text, sentence: Sentence, order: Imperative) -> Diagnostic
     if credential is None or place.startswith("http") or not _LOCAL_PLACE.search(place[:120]):
         return None
     return _finding(text, sentence, security_codes.SECURITY_CREDENTIAL_INSTRUCTION,
-                    f"tells the model to {order.verb} a credential ({credential.group().strip()}) for a purpose "
-                    "the skill's description does not name")
+                    f"tells the model to {order.verb} a credential ({credential.group().strip()}){_UNNAMED}")
 
 
 def purpose_named(found: list[Diagnostic], description: str | None) -> list[Diagnostic]:
@@ -208,12 +214,18 @@ def purpose_named(found: list[Diagnostic], description: str | None) -> list[Diag
     in, deploying, the credential's own kind) is information: the skill says what the key is for."""
     if description is None:
         return found
-    lower = description.lower()
-    if not any(purpose in lower for purpose in _PURPOSES):
-        return found
-    return [
-        d._replace(severity=INFORMATION) if d.code == security_codes.SECURITY_CREDENTIAL_INSTRUCTION.id else d for d in found
-    ]
+    said = set(re.findall(r"[a-z0-9]+", description.lower()))
+    generic = _PURPOSES.search(description.lower()) is not None
+    kept = []
+    for finding in found:
+        if finding.code == security_codes.SECURITY_CREDENTIAL_INSTRUCTION.id:
+            qualifier = _QUALIFIER.search(finding.message)
+            own = qualifier is not None and bool(set(re.findall(r"[a-z0-9]+", qualifier.group(1))) & said - _KINDS)
+            if generic or own:  # "Deploys to Vercel" names a deploy token's purpose; "aws" an AWS credential's
+                message = finding.message.replace(_UNNAMED, "; the skill's description says what it is for (a note)")
+                finding = finding._replace(severity=INFORMATION, message=message)
+        kept.append(finding)
+    return kept
 
 
 def descriptions(texts: Iterable[Text]) -> str | None:

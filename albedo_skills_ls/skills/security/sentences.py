@@ -117,10 +117,13 @@ _ADVERB_WORDS = ("then also first next finally now always just simply please and
 _CONDITION_WORDS = "if when after before once whenever while regardless unless even whatever no".split()
 _ADVERBS, _CONDITIONS = trie(_ADVERB_WORDS), trie(_CONDITION_WORDS)
 _NOT_VERBS = frozenset(_CONDITION_WORDS)  # a condition with no comma after it: no verb found
-_FRAMES = (r"you (?:must|should|need to|have to|will|can)|make sure(?: to| you)?|be sure to|remember to|"
-           r"don't forget to|it is important to|ensure you").replace(" ", _S)
-_PROHIBITIONS = (r"do not|don't|dont|never|avoid|refuse to|must not|you must not|you should not|you should never|"
-                 r"you must never").replace(" ", _S)
+_FRAME_WORDS = ("you must", "you should", "you need to", "you have to", "you will", "you can", "make sure",
+                "make sure to", "make sure you", "be sure to", "remember to", "don't forget to", "it is important to",
+                "ensure you")
+_PROHIBITION_WORDS = ("do not", "don't", "dont", "never", "avoid", "refuse to", "must not", "you must not",
+                      "you should not", "you should never", "you must never")
+_FRAMES = trie(_FRAME_WORDS).replace("\\ ", _S)  # between the words: what _S allows
+_PROHIBITIONS = trie(_PROHIBITION_WORDS).replace("\\ ", _S)
 # one anchored match on the lower-cased text (the engine's, not a loop of ours): emphasis, list markers and
 # labels, adverbs, one leading condition up to its comma (at most 200 characters), adverbs again, a
 # prohibition and a frame in either order, the verb
@@ -136,11 +139,15 @@ _HEAD = Lazy(rf"{_LEADING}(?P<verb>[a-z]+){_AFTER_VERB}")
 
 
 def starts(verbs: frozenset[str]) -> Lazy:
-    """A sentence's start (a line's, or after a full stop) whose head ends in one of `verbs`."""
-    # it opens with one character class, which the engine scans for before trying the rest (a line's end, or a
-    # full stop and its closing marks); the text's first line is tried on its own
-    return Lazy(rf"[\n.!?](?:(?<=\n)[ \t]*|(?<=[.!?])[\"'”’)\]*_`]*[ \t]+){_LEADING}"
-                      rf"(?P<verb>{trie(verbs)}){_AFTER_VERB}")
+    """A sentence's start (a line's, or after a full stop) whose first word, past list markers and emphasis, is
+    one of `verbs` or a word that can lead to one (an adverb, a condition, a frame, a prohibition): where
+    `imperative` then reads the whole head. One simple expression the engine runs over the text: it opens with
+    one character class, which the engine scans for before trying the rest, and the text's first line is tried
+    on its own."""
+    first = set(verbs) | set(_ADVERB_WORDS) | set(_CONDITION_WORDS) | {
+        phrase.split()[0] for phrase in (*_FRAME_WORDS, *_PROHIBITION_WORDS)}
+    return Lazy(r"[\n.!?](?:(?<=\n)[ \t]*|(?<=[.!?])[\"'”’)\]*_`]*[ \t]+)[*_ \t]*"
+                rf"(?:(?:[-*+>]|\d{{1,9}}[.)]|\[[ x]\])[*_ \t]*)*(?:{trie(first)})\b")
 
 
 class Imperative(NamedTuple):
@@ -166,11 +173,11 @@ def imperative(lower: str, start: int = 0, end: int | None = None,
 
 
 def instructions(text: Text, verbs: frozenset[str], pattern: Lazy) -> Iterator[tuple[Sentence, Imperative]]:
-    """Each sentence of a Markdown text's prose that starts with one of `verbs` (`pattern` is `starts(verbs)`,
-    made once by the caller), with the instruction it gives."""
+    """Each sentence of a Markdown text that starts with one of `verbs` (`pattern` is `starts(verbs)`, made once
+    by the caller), with the instruction it gives. Whether it lies in prose (`Prose`) is the caller's question,
+    asked only of the few that read as an instruction against the user: finding the fences costs more."""
     if not text.path.lower().endswith(_MARKDOWN):
         return
-    prose = Prose(text)
     lower = text.lower
     first = pattern.match("\n" + lower[: MAX_SENTENCE_CHARS])
     found = [first.start() - 1] if first else []  # offsets in the text (the match began at the added line end)
@@ -179,8 +186,6 @@ def instructions(text: Text, verbs: frozenset[str], pattern: Lazy) -> Iterator[t
         start += 1  # past the line end or the full stop
         while start < len(lower) and lower[start] in " \t\"'”’)]*_`":
             start += 1
-        if start not in prose:
-            continue
         sentence = sentence_at(text, start)
         order = imperative(lower, start, sentence.end, verbs)
         if order is not None:
