@@ -13,7 +13,7 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { HANG_GUARD_MS, launchChromium, MOD, openWorkbench, runCommand, showing, startWorkbench, VSCODE, waitFor, writeWorkspace } from './harness.mjs';
+import { focusEditor, HANG_GUARD_MS, launchChromium, MOD, openWorkbench, runCommand, showing, startWorkbench, triggerSuggest, VSCODE, waitFor, writeWorkspace } from './harness.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The checkout's own install (scripts/test.sh makes it, with the `mcp` extra the suite needs). */
@@ -61,13 +61,17 @@ describe(`albedo-skills mcp in the chat of VS Code ${VSCODE.text} (code-server),
     await server.click();
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Start Server' }).click();
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    // Starting it shows the server's output, which takes the keyboard when it opens: once the server has
+    // answered (its two tools are listed there), the chat input is given the keyboard back.
+    await page.locator('.part.panel', { hasText: 'Discovered 2 tools' }).waitFor();
     // The menu asks the servers when it opens: open it until the started server's prompt is in it.
     const rows = await waitFor(page, async () => {
       await page.locator(`${INPUT} .view-lines`).click();
+      await focusEditor(page, INPUT);
       await page.keyboard.press(`${MOD}+A`);
       await page.keyboard.press('Backspace');
       await page.keyboard.type('/');
-      await page.locator('.suggest-widget.visible').waitFor();
+      await triggerSuggest(page); // typing `/` opens it, but not always right after the server started: Ctrl+Space
       return menuRows();
     }, (shown) => shown.some((row) => row.startsWith(PROMPT)), `no ${PROMPT} in the / menu`);
     assert.deepEqual(rows.filter((row) => row.startsWith(PROMPT)), [`${PROMPT}${DESCRIPTION}`], rows.join('\n'));
