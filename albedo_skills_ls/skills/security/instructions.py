@@ -123,14 +123,13 @@ _VERBS = _SEND | _VISIT | _CLAIM | _TELLING | _HIDING | _READ | {"use", "call", 
 _STARTS = starts(_VERBS)
 
 
-def _finding(text: Text, sentence: Sentence, code: codes.Code, what: str, severity: str | None = None) -> Diagnostic:
-    end = sentence.end
+def _finding(text: Text, sentence: Sentence, code: codes.Code, what: str) -> Diagnostic:
+    """A finding on the sentence (or the image), quoting it."""
     return code.at(
         text.path,
-        f"{what}: “{shown(text.text[sentence.start : end], 160)}”. Read the instruction: a skill should not have the "
-        "model act against its user",
-        text.range(sentence.start, end),
-        severity=severity,  # type: ignore[arg-type]
+        f"{what}: “{shown(text.text[sentence.start : sentence.end], 160)}”. Read the instruction: a skill should not "
+        "have the model act against its user",
+        text.range(sentence.start, sentence.end),
     )
 
 
