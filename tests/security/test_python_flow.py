@@ -74,6 +74,9 @@ BENIGN = {
     "a response sent on, not the key that fetched it": "import os, requests\n"
     "r = requests.get('https://api.example.invalid', headers={'Authorization': os.environ['API_TOKEN']})\n"
     "requests.post('https://hooks.example.invalid', json=r.json())\n",
+    "a key encoded into Basic auth": "import os, base64, requests\nt = os.environ['GITHUB_TOKEN']\n"
+    "requests.get('https://api.example.invalid/u', headers={'Authorization': 'Basic ' + "
+    "base64.b64encode(('x:' + t).encode()).decode()})\n",
     "a script that reads a key and sends nothing": "import os, base64\nk = os.getenv('OPENAI_API_KEY')\n"
     "print(base64.b64encode(k.encode()) if k else 'missing')\n",
 }

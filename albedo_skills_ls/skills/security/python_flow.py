@@ -360,7 +360,8 @@ class FlowReader:
                 if source is None or source.node is node:
                     continue
                 address = keyword is None and bool(node.args) and argument is node.args[0] and last in _ADDRESS_FIRST
-                as_data = keyword not in _KEY_ARGUMENTS and not (sends and address)
+                where_keys_go = keyword in _KEY_ARGUMENTS or (sends and address)
+                as_data = not where_keys_go
                 if runs and keyword == "env":
                     continue  # a command given the environment: a child process has it anyway
                 if runs and source.kind in KEY_KINDS:  # a key handed to a command: data only if a downloader sends it
@@ -370,5 +371,6 @@ class FlowReader:
                     isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _ENCODINGS for n in ast.walk(argument)
                 )
                 inside.update(id(n) for n in ast.walk(node) if isinstance(n, ast.Call))
-                yield node, ("runs" if runs else "sends"), source, as_data or encoded
+                # encoded into a header or the address is still where keys go (`Authorization: Basic` is base64)
+                yield node, ("runs" if runs else "sends"), source, as_data or (encoded and not where_keys_go)
                 break

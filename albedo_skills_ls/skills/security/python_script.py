@@ -21,7 +21,8 @@ A secret reaching a sink is `security-credential-exfiltration` on the sink, with
 information. An environment variable named like a secret, or a CLI's token, is a key: sent where keys go (a
 `headers=`, `auth=`, `params=` or `cookies=` argument, or the URL), it is how keys are used and nothing is said
 beyond the variable's note; sent as data (a body, a socket's payload, a DNS name, a command that sends it), or
-encoded first, it is a warning. The environment given to a command as `env=` is nothing.
+encoded first outside those places (a key encoded into a header, as `Authorization: Basic` does, is still
+where keys go), it is a warning. The environment given to a command as `env=` is nothing.
 A download reaching `exec`, `eval` or a command is `security-fetch-and-run`. A file that does not parse
 (a syntax error, nesting past the parser's limit) is read by the text reading alone, and an information
 finding says so (not when the file was cut at `MAX_SECURITY_FILE_BYTES`: the finding on the cut says it).
