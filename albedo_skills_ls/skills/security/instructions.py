@@ -89,6 +89,11 @@ _CREDENTIAL = Lazy(
     r"credentials?|secrets?|session cookies?)\b|~?/?\.(?:aws/credentials|netrc|npmrc|pypirc|git-credentials|"
     r"ssh/id_\w+|env)\b)"
 )
+# a credential file of the user's named as the object is its own place ("read ~/.aws/credentials"): the stores
+# of the home folder, not a project's own `.env`, `.npmrc` or `.pypirc` (read from a project, they are how it
+# is set up), and never a public key
+_USERS_CREDENTIAL_FILE = Lazy(r"(?:~/\.(?:netrc|npmrc|pypirc)|~?/?\.(?:aws/credentials|git-credentials|ssh/id_\w+))"
+                              r"\b(?!\.pub\b)")
 _QUOTED = Lazy(r"\"[^\"]{0,400}\"|“[^”]{0,400}”")
 # a credential read for these is what the description may name as its purpose
 # whole words ("api" is not in "rapid", nor "key" in "keyboard"): a description naming what a key is for
@@ -202,7 +207,10 @@ def _credential(text: Text, sentence: Sentence, order: Imperative) -> Diagnostic
     where = _FROM.search(order.rest)
     credential = _CREDENTIAL.search(order.rest, 0, where.start() if where else len(order.rest))
     place = order.rest[where.end() :].lstrip(" :") if where else ""
-    if credential is None or place.startswith("http") or not _LOCAL_PLACE.search(place[:120]):
+    if credential is None:
+        return None
+    own_place = _USERS_CREDENTIAL_FILE.match(order.rest, credential.start()) is not None
+    if not own_place and (place.startswith("http") or not _LOCAL_PLACE.search(place[:120])):
         return None
     return _finding(text, sentence, security_codes.SECURITY_CREDENTIAL_INSTRUCTION,
                     f"tells the model to {order.verb} a credential ({credential.group().strip()}){_UNNAMED}")
