@@ -121,6 +121,11 @@ class ReadingAhead:
         except OSError:
             os.close(queue)
             return None
+        # the reading's modules, imported once here, before the fork: the helper inherits them instead of
+        # importing them again (this process reads too, so it needs them anyway); the import is a share of
+        # every `check` on a tree worth spreading (about 10 ms of each process's time)
+        from ..skills.security import scan_skill  # noqa: F401
+
         try:
             pid = os.fork()
         except OSError:  # no process to spare: read alone
