@@ -70,18 +70,6 @@ def _parser(language: str) -> Any:
     return _PARSERS[language]
 
 
-def _range(text: Text, node: Any) -> Range:
-    """The node's range: tree-sitter counts columns in UTF-8 bytes, the engine in characters."""
-    (line, column), (end_line, end_column) = node.start_point, node.end_point
-    return Range.of(line, _column(text, line, column), end_line, _column(text, end_line, end_column))
-
-
-def _column(text: Text, line: int, byte_offset: int) -> int:
-    if line >= len(text.line_starts):
-        return 0
-    return len(text.line_text(line).encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace"))
-
-
 def _note(text: Text, message: str) -> Diagnostic:
     return security_codes.SECURITY_NOT_FULLY_READ.at(text.path, message, Range.of(0, 0, 0, 0), severity=INFORMATION)
 
@@ -109,13 +97,13 @@ def scan(text: Text) -> Iterator[Diagnostic]:
     for call, does, origin, as_data in sorted(reader.sinks.values(), key=lambda sink: sink[0].start_byte):
         segment = shown(call.text.decode("utf-8", "replace").split("\n")[0], 80)
         read_at = origin.node.start_point[0] + 1
-        related = (Related(text.path, f"the source: {origin.said}", _range(text, origin.node)),)
+        related = (Related(text.path, f"the source: {origin.said}", text.range_of_points(origin.node.start_point, origin.node.end_point)),)
         if origin.kind == "download":
             yield security_codes.SECURITY_FETCH_AND_RUN.at(
                 text.path,
                 f"runs what {origin.said} returned (line {read_at}): “{segment}”. What runs is whatever the server "
                 "sent; ship the code with the skill where it can be read",
-                _range(text, call), related,
+                text.range_of_points(call.start_point, call.end_point), related,
             )
         elif origin.kind not in KEY_KINDS or as_data:
             how = "encoded, " if origin.encoded else ""
@@ -123,7 +111,7 @@ def scan(text: Text) -> Iterator[Diagnostic]:
                 text.path,
                 f"sends {how}{origin.said} (read at line {read_at}): “{segment}”. The value is followed from where it "
                 "is read to here through the script's variables; make sure the secret is not what leaves",
-                _range(text, call), related,
+                text.range_of_points(call.start_point, call.end_point), related,
             )
     if reader.stopped:
         yield _note(text, f"the flow reading of this script stopped after {MAX_JS_SYNTAX_NODES:,} syntax nodes "

@@ -57,8 +57,8 @@ def _range(text: Text, node: ast.AST) -> Range:
     """The node's range in the text: ast counts lines from 1 and columns in UTF-8 bytes."""
     line = node.lineno - 1  # type: ignore[attr-defined]
     end_line = (getattr(node, "end_lineno", None) or node.lineno) - 1  # type: ignore[attr-defined]
-    start = _column(text, line, node.col_offset)  # type: ignore[attr-defined]
-    end = _column(text, end_line, getattr(node, "end_col_offset", None) or node.col_offset)  # type: ignore[attr-defined]
+    start = text.column_of_byte(line, node.col_offset)  # type: ignore[attr-defined]
+    end = text.column_of_byte(end_line, getattr(node, "end_col_offset", None) or node.col_offset)  # type: ignore[attr-defined]
     return Range.of(line, start, end_line, end)
 
 
@@ -67,12 +67,6 @@ def _segment(text: Text, node: ast.AST) -> str:
     where = _range(text, node)
     line = text.line_text(where.start.line)
     return line[where.start.character : where.end.character if where.end.line == where.start.line else len(line)]
-
-
-def _column(text: Text, line: int, byte_offset: int) -> int:
-    if line >= len(text.line_starts):
-        return 0
-    return len(text.line_text(line).encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
 
 
 # a script can hold a flow only if it names a source and a place to send or run (words searched among the

@@ -129,15 +129,8 @@ class _Walk:
         self.stopped = False  # the walk reached MAX_SHELL_SYNTAX_NODES
 
     def range(self, node: Any) -> Range:
-        """The node's range in the file: tree-sitter counts columns in UTF-8 bytes, the engine in characters."""
-        (line, column), (end_line, end_column) = node.start_point, node.end_point
-        line, end_line = self.first_line + line, self.first_line + end_line
-        return Range.of(line, self._column(line, column), end_line, self._column(end_line, end_column))
-
-    def _column(self, line: int, byte_offset: int) -> int:
-        if line >= len(self.text.line_starts):
-            return 0
-        return len(self.text.line_text(line).encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace"))
+        """The node's range in the file (its unit starts at `first_line`)."""
+        return self.text.range_of_points(node.start_point, node.end_point, self.first_line)
 
     def _downloader(self, node: Any) -> bool:
         words = _command_words(node)

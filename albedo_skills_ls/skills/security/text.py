@@ -229,6 +229,18 @@ class Text(Haystack):
         start, end = self.line_span(line)
         return self.text[start:end]
 
+    def column_of_byte(self, line: int, byte_offset: int) -> int:
+        """The character column of a UTF-8 byte offset into a line: the parsers (`ast`, tree-sitter) count
+        columns in bytes, the engine in characters. 0 past the last line."""
+        if line >= len(self.line_starts):
+            return 0
+        return len(self.line_text(line).encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace"))
+
+    def range_of_points(self, start: tuple[int, int], end: tuple[int, int], first_line: int = 0) -> Range:
+        """A syntax node's range from its (row, UTF-8 byte column) points, rows counted from `first_line`."""
+        line, end_line = first_line + start[0], first_line + end[0]
+        return Range.of(line, self.column_of_byte(line, start[1]), end_line, self.column_of_byte(end_line, end[1]))
+
     def words(self, pattern: Expression) -> Iterator[re.Match[str]]:
         """Matches of a lower-case pattern in `lower` that start a word (what a leading `\\b` would say)."""
         lower = self.lower
