@@ -1,6 +1,7 @@
 """What names a secret, for the readings that follow values through a script (python_flow.py, shell_secrets.py, js_flow.py):
 an environment variable named like one, a credential file or store's path, a CLI's token store. The text
-reading (secrets.py) matches the same things in prose and one-line commands with its own expressions."""
+reading (secrets.py) matches the same things in prose and one-line commands with its own expressions, and
+takes `NOT_THE_SECRET` from here."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from ..core import security_codes
 from ..core.limits import SECURITY_WINDOW_CHARS
 from ..core.model import INFORMATION, Diagnostic
 from .prefilter import Expression
+from .secret_names import NOT_THE_SECRET
 from .text import Text, last_before, shown
 
 # lower-case patterns, matched on `Text.lower` (text.py says why)
@@ -49,7 +50,6 @@ _ENV_DUMP = Expression(
 _SECRET_NAME = (
     r"[A-Z0-9_]{0,64}(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]{0,64}"
 )
-_NOT_THE_SECRET = ("_FILE", "_PATH", "_DIR", "_URL", "_NAME", "_ENV", "_ID")
 _UPPER_NAME = re.compile(r"[A-Z0-9_]+")
 _SECRET_VARIABLE = Expression(
     rf"\$\{{?{_SECRET_NAME}\b|\$env:{_SECRET_NAME}\b|os\.environ(?:\.get)?[\[(][ \t]*[\"']{_SECRET_NAME}[\"']|"
@@ -187,7 +187,7 @@ def reads(text: Text) -> Iterator[Diagnostic]:
         )
     for match in text.matches_in_text(_SECRET_VARIABLE):
         name = max(_UPPER_NAME.findall(match.group()), key=len)
-        if name.endswith(_NOT_THE_SECRET) or text.warned(match.start()):
+        if name.endswith(NOT_THE_SECRET) or text.warned(match.start()):
             continue
         yield security_codes.SECURITY_CREDENTIAL_READ.at(
             text.path,
