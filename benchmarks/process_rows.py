@@ -175,10 +175,18 @@ def scale_rows(timings: dict[str, list[float]], ours128: Row) -> list[Row]:
     rows.append(bare)
     rows += [one, ratio_row(group, "`check` on 1 skill / `python -c pass`, wall", one, bare, ONE_SKILL_PASS_GOAL,
                             note=paired_ratios(one, bare))]
+    floor = Row(group, "`python -c 'import re'`, the regular install's interpreter (a floor; context)",
+                timings["re-installed"]) if "re-installed" in timings else None
+    if floor is not None:
+        rows += [floor, ratio_row(group, "`import re` alone / `python -c pass`, wall (the floor's share of the goal)",
+                                  floor, bare, None, note=paired_ratios(floor, bare))]
     if "agnix-one" in timings:
         agnix_one = Row(group, "`agnix` on 1 skill", timings["agnix-one"])
         rows += [agnix_one, ratio_row(group, "`check` on 1 skill / agnix, wall", one, agnix_one, ONE_SKILL_AGNIX_GOAL,
                                       note=paired_ratios(one, agnix_one))]
+        if floor is not None:
+            rows.append(ratio_row(group, "`import re` alone / agnix on 1 skill, wall (the floor; context)", floor,
+                                  agnix_one, None, note=paired_ratios(floor, agnix_one)))
     if "ours-thousand" in timings:
         thousand = Row(group, "`albedo-skills check` on 1,000 skills", timings["ours-thousand"])
         rows.append(thousand)
@@ -230,6 +238,8 @@ def process_rows(
         # (the benchmark's interpreter sits in the development virtualenv, whose editable install and test
         # packages add .pth files that make its bare start two to three times slower)
         measured["pass-installed"] = ([os.path.join(OURS_VENV, "bin", "python"), "-c", "pass"], env)
+        # the floor of any Python program that reads with a regular expression: `re` (with `enum`), nothing else
+        measured["re-installed"] = ([os.path.join(OURS_VENV, "bin", "python"), "-c", "import re"], env)
         commands.append(f"ours, installed: `{shlex.join(installed_argv)}`")
     else:
         log(installed_problem)
