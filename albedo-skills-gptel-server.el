@@ -114,7 +114,9 @@ Returns the project folder.  The handshake goes on in the background
       ;; eglot 1.9 (Emacs 28) takes one language id here; eglot 1.15 and later one per mode.
       (eglot '(albedo-skills-file-mode albedo-skills-chat-mode) (cons 'transient root)
              'eglot-lsp-server (albedo-skills--contact)
-             (if (fboundp 'eglot--languages) '("markdown" "albedo-chat") "albedo-chat")))
+             (if (fboundp 'eglot--languages)
+                 (list "markdown" albedo-skills-chat-language-id)
+               albedo-skills-chat-language-id)))
     (when started
       (puthash root started albedo-skills-gptel--starting))
     root))

@@ -51,16 +51,25 @@ Leave a key out to keep its default."
   "Non-nil: start the server (`eglot-ensure') in SKILL.md and chat buffers."
   :type 'boolean)
 
-(defcustom albedo-skills-root-markers '(".agents" ".albedo" ".git")
+;; BEGIN generated names: written by `python -m albedo_skills_ls.generate` from albedo_skills_ls/lsp/settings.py (the settings) and the engine's names; edit that, then run the command
+(defconst albedo-skills-default-root-markers '(".agents" ".albedo" ".git")
+  "What marks a workspace: the skill roots' first folders, and .git.")
+(defconst albedo-skills-default-chat-file-regexp "\\(?:\\`\\|/\\)[^/]*\\.chat\\.md\\'"
+  "The files the server calls chats by default: *.chat.md.")
+(defconst albedo-skills-skill-file-regexp "/SKILL\\.md\\'")
+(defconst albedo-skills-chat-language-id "albedo-chat"
+  "The language id of chat buffers, a chat to the server by default.")
+(defconst albedo-skills-catalog-changed "albedoSkills/catalogChanged")
+;; END generated names
+
+(defcustom albedo-skills-root-markers albedo-skills-default-root-markers
   "Files or folders whose nearest holder is a skill or chat buffer's project."
   :type '(repeat string))
 
-(defcustom albedo-skills-chat-file-regexp "\\.chat\\.md\\'"
+(defcustom albedo-skills-chat-file-regexp albedo-skills-default-chat-file-regexp
   "File names opened in `albedo-skills-chat-mode'.
-The server's default chat file pattern is *.chat.md."
+By default those the server calls chat buffers by default."
   :type 'regexp)
-
-(defconst albedo-skills-skill-file-regexp "/SKILL\\.md\\'")
 
 (defvar albedo-skills-catalog-changed-functions nil
   "Functions called with each albedoSkills/catalogChanged notification's params.
@@ -131,8 +140,8 @@ Nothing set is an empty object, so every default is the server's own
 (with-eval-after-load 'eglot
   (defvar eglot-server-programs)
   (add-to-list 'eglot-server-programs
-               (cons '((albedo-skills-file-mode :language-id "markdown")
-                       (albedo-skills-chat-mode :language-id "albedo-chat"))
+               (cons `((albedo-skills-file-mode :language-id "markdown")
+                       (albedo-skills-chat-mode :language-id ,albedo-skills-chat-language-id))
                      #'albedo-skills--contact))
   (cl-defmethod eglot-handle-notification
     (_server (_method (eql 'albedoSkills/catalogChanged)) &rest params)
@@ -183,7 +192,7 @@ many skills there are, and returns the server's summary as a plist."
 (defvar lsp-language-id-configuration)
 
 (with-eval-after-load 'lsp-mode
-  (add-to-list 'lsp-language-id-configuration '(albedo-skills-chat-mode . "albedo-chat"))
+  (add-to-list 'lsp-language-id-configuration (cons 'albedo-skills-chat-mode albedo-skills-chat-language-id))
   (add-to-list 'lsp-language-id-configuration '(albedo-skills-file-mode . "markdown"))
   (lsp-register-client
    (make-lsp-client
@@ -193,7 +202,7 @@ many skills there are, and returns the server's summary as a plist."
     :initialization-options #'albedo-skills--initialization-options
     :notification-handlers
     (let ((handlers (make-hash-table :test #'equal)))
-      (puthash "albedoSkills/catalogChanged"
+      (puthash albedo-skills-catalog-changed
                (lambda (_workspace params)
                  (setq albedo-skills-last-catalog (albedo-skills--as-eglot-gives params))
                  (run-hook-with-args 'albedo-skills-catalog-changed-functions albedo-skills-last-catalog))

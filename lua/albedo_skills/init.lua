@@ -12,24 +12,19 @@
 local M = {}
 
 M.name = "albedo_skills"
-M.CATALOG_CHANGED = "albedoSkills/catalogChanged"
-M.SKILL_FILE = "SKILL.md"
-M.ROOT_MARKERS = { ".agents", ".albedo", ".git" }
-M.USER_ROOTS = { ".albedo/skills", ".agents/skills", ".prime/agent/skills" }
-M.DEFAULT_CHAT_LANGUAGE_IDS =
-  { "albedo-chat", "markdown.chat", "codecompanion", "AvanteInput", "copilot-chat", "gp_chat" }
-M.DEFAULT_CHAT_FILE_PATTERNS = { "*.chat.md" }
+-- What the plugin must know before any server runs, to choose the buffers a server gets, and the defaults
+-- of the settings it reads itself (only what the person set is sent): generated from the server's
+-- declarations into lua/albedo_skills/declared.lua by `python -m albedo_skills_ls.generate`.
+local declared = require("albedo_skills.declared")
+M.CATALOG_CHANGED = declared.CATALOG_CHANGED
+M.SKILL_FILE = declared.SKILL_FILE
+M.ROOT_MARKERS = declared.ROOT_MARKERS
+M.USER_ROOTS = declared.USER_ROOTS
+M.DEFAULT_CHAT_LANGUAGE_IDS = declared.DEFAULT_CHAT_LANGUAGE_IDS
+M.DEFAULT_CHAT_FILE_PATTERNS = declared.DEFAULT_CHAT_FILE_PATTERNS
 -- agents' instruction files, by name in any folder: the server checks the /commands they mention as typed
-M.AGENT_INSTRUCTION_FILES = { "AGENTS.md", "CLAUDE.md", "GEMINI.md" }
--- The settings this plugin reads itself, to choose buffers before any server runs, and their defaults:
--- copies of the server's one declaration (albedo_skills_ls/lsp/settings.py), as are the constants above
--- (tests/clients/test_client_defaults.py compares them in Neovim). Only what the person set is sent.
-M.SETTING_DEFAULTS = {
-  home = "",
-  userRoots = true,
-  ["chat.languageIds"] = M.DEFAULT_CHAT_LANGUAGE_IDS,
-  ["chat.filePatterns"] = M.DEFAULT_CHAT_FILE_PATTERNS,
-}
+M.AGENT_INSTRUCTION_FILES = declared.AGENT_INSTRUCTION_FILES
+M.SETTING_DEFAULTS = declared.SETTING_DEFAULTS
 M.DEFAULT_CMD = { "albedo-skills-ls" }
 
 M.defaults = {

@@ -250,7 +250,7 @@ def test_health_report_before_setup_says_what_to_do(setup_run):
 
 
 def test_lua_defaults_are_the_servers(setup_run):
-    """On 0.7 as on 0.11 (tests/clients/test_client_defaults.py compares the other copies, on 0.11)."""
+    """The generated lua/albedo_skills/declared.lua, as the plugin loads it on 0.7 as on 0.11."""
     defaults = setup_run["lua_defaults"]
     assert defaults == {key: default_of(SETTINGS[key]) for key in defaults}
     assert {"chat.languageIds", "chat.filePatterns", "userRoots", "home"} <= set(defaults)

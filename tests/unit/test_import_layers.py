@@ -281,3 +281,16 @@ def test_the_stage_check_names_an_import_running_backwards():
     ]
     graph[f"{ENGINE}.core.model"] = set()
     assert imports_against_the_stages(graph) == []
+
+
+def test_nothing_imports_the_generator():
+    """`generate/` writes the source tree's derived files: the server, the command line and the engine never
+    need it, and an installed package runs without its outputs."""
+    graph = import_graph()
+    generator = f"{PACKAGE}.generate"
+    assert generator in graph, "the generator package is missing: this test is out of date"
+    for module in sorted(graph):
+        if module == generator or module.startswith(generator + "."):
+            continue
+        wrong = {m for m in graph[module] if m == generator or m.startswith(generator + ".")}
+        assert not wrong, f"{module} imports the generator {sorted(wrong)}"

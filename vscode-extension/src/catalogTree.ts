@@ -6,6 +6,7 @@
  * so those come from the diagnostics on their `SKILL.md`, which the server publishes for every skill file.
  */
 import * as path from 'node:path';
+import { SKILL_FILE, USER_ROOTS, WORKSPACE_ROOTS } from './declared';
 
 /** One entry of `commands.catalog` (docs/design.md#5-commands). */
 export interface CatalogEntry {
@@ -84,7 +85,6 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-export const SKILL_FILE = 'SKILL.md';
 const SCOPE_LABELS: Record<Scope, string> = { workspace: 'Workspace', user: 'User' };
 
 function isInside(file: string, folder: string, context: TreeContext): boolean {
@@ -287,11 +287,13 @@ export function skillSkeleton(name: string): string {
 export function skillRoots(workspaceFolder: string | undefined, home: string | undefined): { scope: Scope; root: string }[] {
   const roots: { scope: Scope; root: string }[] = [];
   if (workspaceFolder !== undefined) {
-    roots.push({ scope: 'workspace', root: path.join(workspaceFolder, '.albedo', 'skills') }, { scope: 'workspace', root: path.join(workspaceFolder, '.agents', 'skills') });
+    for (const relative of WORKSPACE_ROOTS) {
+      roots.push({ scope: 'workspace', root: path.join(workspaceFolder, ...relative.split('/')) });
+    }
   }
   if (home !== undefined) {
-    for (const parts of [['.albedo', 'skills'], ['.agents', 'skills'], ['.prime', 'agent', 'skills']]) {
-      roots.push({ scope: 'user', root: path.join(home, ...parts) });
+    for (const relative of USER_ROOTS) {
+      roots.push({ scope: 'user', root: path.join(home, ...relative.split('/')) });
     }
   }
   return roots;

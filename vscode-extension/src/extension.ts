@@ -16,7 +16,8 @@ import {
   type LanguageClientOptions,
   RevealOutputChannelOn,
 } from 'vscode-languageclient/node';
-import { type Bundle, describeLaunch, findBundle, type LaunchSource, type LaunchSpec, needsInterpreter, readImportStrategy } from './launch';
+import { SECTION, SETTING_KEYS } from './declared';
+import { type Bundle, describeLaunch, findBundle, type LaunchSource, type LaunchSpec, needsInterpreter } from './launch';
 import { explainLaunchFailure, launchSetting, type LaunchSituation, settingScope, stderrClassifier } from './messages';
 import { commandExists, PROBE_TIMEOUT_MS, probeLaunch, type ProbeRunner } from './probe';
 import { discoverPython } from './pythonDiscovery';
@@ -26,8 +27,6 @@ import {
   documentSelector,
   initializationOptionsAsWritten,
   readSettings,
-  SECTION,
-  SETTING_KEYS,
 } from './settings';
 import { registerChat } from './chat';
 import { nativeSkillSupport, syncCopilotSkillLocations } from './nativeSkillSupport';
@@ -156,14 +155,10 @@ class Server implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration(SECTION, folder?.uri);
     const raw = Object.fromEntries(SETTING_KEYS.map((key) => [key, config.get(key)]));
     const { settings, problems } = readSettings(raw);
-    const strategy = readImportStrategy(config.get('server.importStrategy'));
     // Only the launch settings (server.*) are the extension's to report. The server's own settings are passed
     // through as written (initializationOptionsAsWritten) and the server, their one validator, reports a bad
     // value itself: a copy here would say it twice.
     const launchProblems = problems.filter((problem) => problem.key.startsWith('server.')).map((problem) => problem.message);
-    if (strategy.problem !== undefined) {
-      launchProblems.push(strategy.problem);
-    }
     for (const message of launchProblems) {
       this.channel.warn(message);
       if (!this.shownProblems.has(message)) {
@@ -180,13 +175,13 @@ class Server implements vscode.Disposable {
       env: process.env,
       workspaceFolder: folder?.uri.fsPath,
       home: os.homedir(),
-      importStrategy: strategy.strategy,
+      importStrategy: settings.server.importStrategy,
       bundle: this.bundle,
     };
     // A Python that is missing, too old or without the package is found before the client starts, so the
     // user gets the cause, not the client's retries. With no interpreter configured, each place the
     // platform's installers use is tried in turn (pythonDiscovery.ts).
-    const situation = { importStrategy: strategy.strategy, bundleAvailable: this.bundle !== undefined };
+    const situation = { importStrategy: settings.server.importStrategy, bundleAvailable: this.bundle !== undefined };
     const { spec, outcome } = await probeLaunch(input, this.probe, folder?.uri.fsPath, () =>
       discoverPython({ platform: process.platform, env: process.env, home: os.homedir() }),
     );

@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SECTION } from './settings';
+import { type ExtensionSettings } from './declared';
 
 // `Timers` lives in restarts.ts; re-exported because code written before the split imports it from here.
 export type { Timers } from './restarts';
@@ -26,25 +26,8 @@ export const SERVER_SCRIPT = 'albedo-skills-ls';
  */
 export type LaunchSource = 'server.path' | 'server.pythonPath' | 'python-extension' | 'default-python' | 'path';
 
-/** `albedoSkills.server.importStrategy`, as in Microsoft's Python-tool extensions. */
-export type ImportStrategy = 'useBundled' | 'fromEnvironment';
-export const IMPORT_STRATEGIES: readonly ImportStrategy[] = ['useBundled', 'fromEnvironment'];
-/** The schema's default (package.json); launch.test.ts checks they agree. */
-export const DEFAULT_IMPORT_STRATEGY: ImportStrategy = 'useBundled';
-
-/** The setting's value, or the default with a problem for anything else. */
-export function readImportStrategy(value: unknown): { strategy: ImportStrategy; problem?: string } {
-  if (value === undefined || value === null) {
-    return { strategy: DEFAULT_IMPORT_STRATEGY };
-  }
-  if (IMPORT_STRATEGIES.includes(value as ImportStrategy)) {
-    return { strategy: value as ImportStrategy };
-  }
-  return {
-    strategy: DEFAULT_IMPORT_STRATEGY,
-    problem: `${SECTION}.server.importStrategy must be one of ${IMPORT_STRATEGIES.join(', ')}; got ${JSON.stringify(value)}. The default is used.`,
-  };
-}
+/** `albedoSkills.server.importStrategy`, as in Microsoft's Python-tool extensions (declared.ts has its choices). */
+export type ImportStrategy = ExtensionSettings['server']['importStrategy'];
 
 /** The server shipped inside the extension: `bundled/tool/launch.py` runs the package from `bundled/libs`. */
 export interface Bundle {

@@ -6,7 +6,7 @@
  */
 import { type ImportStrategy, type LaunchSpec } from './launch';
 import { MINIMUM_PYTHON, type ProbeFailure } from './probe';
-import { SECTION } from './settings';
+import { SECTION } from './declared';
 
 export interface SettingInspection {
   globalValue?: unknown;

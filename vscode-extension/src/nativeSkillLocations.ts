@@ -10,6 +10,7 @@
  */
 import * as path from 'node:path';
 import { pathKey } from './catalogTree';
+import { USER_ROOTS, WORKSPACE_ROOTS } from './declared';
 
 /** The extension's own setting (never sent to the server: settings.ts). */
 export const COPILOT_LOCATIONS_SETTING = 'copilotSkillLocations';
@@ -18,8 +19,8 @@ export const VSCODE_LOCATIONS_SECTION = 'chat';
 export const VSCODE_LOCATIONS_KEY = 'agentSkillsLocations';
 
 /** Albedo's roots (docs/editors.md, catalogTree.ts `skillRoots`) as VS Code's setting writes them. */
-export const WORKSPACE_LOCATIONS: readonly string[] = ['.albedo/skills', '.agents/skills'];
-export const USER_LOCATIONS: readonly string[] = ['~/.albedo/skills', '~/.agents/skills', '~/.prime/agent/skills'];
+export const WORKSPACE_LOCATIONS: readonly string[] = WORKSPACE_ROOTS;
+export const USER_LOCATIONS: readonly string[] = USER_ROOTS.map((relative) => `~/${relative}`);
 
 export type Locations = Readonly<Record<string, boolean>>;
 

@@ -34,6 +34,7 @@ import {
   withoutAlbedoLocations,
 } from './nativeSkillLocations';
 import type { ClientSource } from './clientSource';
+import { defaultSettings } from './declared';
 
 const codeOf = (diagnostic: vscode.Diagnostic) => (typeof diagnostic.code === 'object' ? String(diagnostic.code.value) : diagnostic.code?.toString());
 const finding = (diagnostic: vscode.Diagnostic): Finding => ({ code: codeOf(diagnostic), message: diagnostic.message, line: diagnostic.range.start.line, severity: diagnostic.severity });
@@ -155,7 +156,7 @@ export function syncCopilotSkillLocations(channel: vscode.LogOutputChannel): vsc
     const albedo = vscode.workspace.getConfiguration('albedoSkills');
     const chat = vscode.workspace.getConfiguration(VSCODE_LOCATIONS_SECTION);
     const seen = chat.inspect<Locations>(VSCODE_LOCATIONS_KEY);
-    const on = albedo.get<boolean>(COPILOT_LOCATIONS_SETTING, false);
+    const on = albedo.get<boolean>(COPILOT_LOCATIONS_SETTING, defaultSettings().copilotSkillLocations);
     if (seen?.defaultValue === undefined) {
       if (on) {
         channel.info(`albedoSkills.${COPILOT_LOCATIONS_SETTING}: this VS Code has no ${VSCODE_LOCATIONS_SECTION}.${VSCODE_LOCATIONS_KEY}; nothing to add`);

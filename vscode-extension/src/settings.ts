@@ -4,92 +4,23 @@
  *
  * This module must not import `vscode`: `node --test` runs it directly.
  */
-import { COPILOT_LOCATIONS_SETTING } from './nativeSkillLocations';
+import {
+  AGENT_INSTRUCTION_FILES,
+  type DeclaredSetting,
+  defaultSettings,
+  type ExtensionSettings,
+  SECTION,
+  type ServerSettings,
+  type SettingKey,
+  SETTINGS,
+  SKILL_FILE,
+} from './declared';
 
-/** Every setting lives under this section (docs/design.md#6-the-editor-faces). */
-export const SECTION = 'albedoSkills';
+// The settings' names, types, defaults and shapes are declared once, in the server's Python
+// (albedo_skills_ls/lsp/settings.py), and written into ./declared.ts by `python -m albedo_skills_ls.generate`.
 
 // ---------------------------------------------------------------------------------------------------------
 // Settings
-
-export type LogLevelName = 'error' | 'warning' | 'info' | 'debug';
-export const LOG_LEVELS: readonly LogLevelName[] = ['error', 'warning', 'info', 'debug'];
-
-/** The settings the server reads, exactly as it receives them under `initializationOptions.albedoSkills`. */
-export interface ServerSettings {
-  enable: boolean;
-  userRoots: boolean;
-  home: string;
-  autoReload: boolean;
-  builtinCommands: string[];
-  chat: { languageIds: string[]; filePatterns: string[] };
-  logLevel: LogLevelName;
-  hosts: string[];
-  security: { enable: boolean; disabledCodes: string[] };
-  rename: boolean;
-  references: boolean;
-  workspaceSymbols: boolean;
-  codeLens: boolean;
-  inlayHints: boolean;
-  folding: boolean;
-  selectionRanges: boolean;
-}
-
-/** The server's settings plus the ones only the extension reads (how to start the server). */
-export interface ExtensionSettings extends ServerSettings {
-  server: { path: string[]; pythonPath: string };
-}
-
-/** The defaults; package.json's configuration schema carries the same values. */
-export function defaultSettings(): ExtensionSettings {
-  return {
-    enable: true,
-    userRoots: true,
-    home: '',
-    autoReload: true,
-    builtinCommands: ['help', 'model', 'reload'],
-    chat: {
-      languageIds: ['albedo-chat', 'markdown.chat', 'codecompanion', 'AvanteInput', 'copilot-chat', 'gp_chat'],
-      filePatterns: ['*.chat.md'],
-    },
-    logLevel: 'info',
-    hosts: [],
-    security: { enable: true, disabledCodes: [] },
-    rename: true,
-    references: true,
-    workspaceSymbols: true,
-    codeLens: true,
-    inlayHints: true,
-    folding: true,
-    selectionRanges: true,
-    server: { path: [], pythonPath: '' },
-  };
-}
-
-/** Every key of the section, dotted, as `WorkspaceConfiguration.get` takes them. */
-export const SETTING_KEYS = [
-  'enable',
-  'userRoots',
-  'home',
-  'autoReload',
-  'builtinCommands',
-  'chat.languageIds',
-  'chat.filePatterns',
-  'logLevel',
-  'hosts',
-  'security.enable',
-  'security.disabledCodes',
-  'rename',
-  'references',
-  'workspaceSymbols',
-  'codeLens',
-  'inlayHints',
-  'folding',
-  'selectionRanges',
-  'server.path',
-  'server.pythonPath',
-] as const;
-export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** A setting whose value was refused; the default was used instead. */
 export interface SettingProblem {
@@ -123,6 +54,16 @@ function lookup(raw: Record<string, unknown>, key: string): unknown {
 const isStringArray = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
 
+/** Set a dotted key in a nested settings object (`chat.languageIds` under `chat`). */
+function assign(target: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1]] = value;
+}
+
 /**
  * Validate a settings object. A missing (`undefined` or `null`) value takes its default silently; a value of
  * the wrong type takes its default and is reported, so the user learns why their setting had no effect.
@@ -145,50 +86,34 @@ export function readSettings(raw: unknown): ReadSettings {
   }
   const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
   const isString = (value: unknown): value is string => typeof value === 'string';
-  const isLogLevel = (value: unknown): value is LogLevelName => LOG_LEVELS.includes(value as LogLevelName);
   // Empty names and patterns are refused, as the server refuses them.
   const isNames = (value: unknown): value is string[] => isStringArray(value) && value.every((item) => item.trim() !== '');
-
-  settings.enable = take('enable', isBoolean, 'true or false') ?? settings.enable;
-  settings.userRoots = take('userRoots', isBoolean, 'true or false') ?? settings.userRoots;
-  settings.home = take('home', isString, 'a path (string)') ?? settings.home;
-  settings.autoReload = take('autoReload', isBoolean, 'true or false') ?? settings.autoReload;
-  settings.builtinCommands = take('builtinCommands', isNames, 'a list of non-empty strings') ?? settings.builtinCommands;
-  settings.chat.languageIds =
-    take('chat.languageIds', isNames, 'a list of non-empty strings') ?? settings.chat.languageIds;
-  settings.chat.filePatterns =
-    take('chat.filePatterns', isNames, 'a list of non-empty strings') ?? settings.chat.filePatterns;
-  settings.logLevel = take('logLevel', isLogLevel, `one of ${LOG_LEVELS.join(', ')}`) ?? settings.logLevel;
-  settings.hosts = take('hosts', isNames, 'a list of agent ids') ?? settings.hosts;
-  settings.security.enable = take('security.enable', isBoolean, 'true or false') ?? settings.security.enable;
-  settings.security.disabledCodes =
-    take('security.disabledCodes', isNames, 'a list of security codes') ?? settings.security.disabledCodes;
-  settings.rename = take('rename', isBoolean, 'true or false') ?? settings.rename;
-  settings.references = take('references', isBoolean, 'true or false') ?? settings.references;
-  settings.workspaceSymbols = take('workspaceSymbols', isBoolean, 'true or false') ?? settings.workspaceSymbols;
-  settings.codeLens = take('codeLens', isBoolean, 'true or false') ?? settings.codeLens;
-  settings.inlayHints = take('inlayHints', isBoolean, 'true or false') ?? settings.inlayHints;
-  settings.folding = take('folding', isBoolean, 'true or false') ?? settings.folding;
-  settings.selectionRanges = take('selectionRanges', isBoolean, 'true or false') ?? settings.selectionRanges;
-  settings.server.path =
-    take('server.path', isNames, 'a list of non-empty strings (the command and its arguments)') ??
-    settings.server.path;
-  settings.server.pythonPath = take('server.pythonPath', isString, 'a path (string)') ?? settings.server.pythonPath;
+  const isChoice = (choices: readonly string[]) => (value: unknown): value is string => choices.includes(value as string);
+  const valid = (setting: DeclaredSetting): ((value: unknown) => value is unknown) => {
+    switch (setting.kind) {
+      case 'boolean':
+        return isBoolean;
+      case 'string':
+        return isString;
+      case 'names':
+        return isNames;
+      case 'choice':
+        return isChoice(setting.choices ?? []);
+    }
+  };
+  for (const setting of SETTINGS) {
+    const value = take(setting.key, valid(setting), setting.expected);
+    if (value !== undefined) {
+      assign(settings as unknown as Record<string, unknown>, setting.key, value);
+    }
+  }
   return { settings, problems };
 }
 
-/** `initializationOptions` for the server: its own settings under `albedoSkills`, without `server.*`. */
+/** `initializationOptions` for the server: its own settings under `albedoSkills`, without the extension's. */
 export function initializationOptions(settings: ExtensionSettings): { albedoSkills: ServerSettings } {
-  const { server: _launchOnly, ...serverSettings } = settings;
-  return {
-    albedoSkills: {
-      ...serverSettings,
-      builtinCommands: [...serverSettings.builtinCommands],
-      hosts: [...serverSettings.hosts],
-      security: { enable: serverSettings.security.enable, disabledCodes: [...serverSettings.security.disabledCodes] },
-      chat: { languageIds: [...serverSettings.chat.languageIds], filePatterns: [...serverSettings.chat.filePatterns] },
-    },
-  };
+  const { server: _launchOnly, copilotSkillLocations: _extensionOnly, ...serverSettings } = settings;
+  return { albedoSkills: structuredClone(serverSettings) };
 }
 
 /**
@@ -201,10 +126,7 @@ export function initializationOptionsAsWritten(raw: unknown): { albedoSkills: Re
   const source = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   const defaults = defaultSettings() as unknown as Record<string, unknown>;
   const section: Record<string, unknown> = {};
-  for (const key of SETTING_KEYS) {
-    if (key.startsWith('server.')) {
-      continue;
-    }
+  for (const { key } of SETTINGS.filter((setting) => setting.server)) {
     const value = lookup(source, key) ?? lookup(defaults, key);
     const parts = key.split('.');
     let node = section;
@@ -216,18 +138,19 @@ export function initializationOptionsAsWritten(raw: unknown): { albedoSkills: Re
   return { albedoSkills: section };
 }
 
+/** The top-level keys of the section that only the extension reads (`server`, `copilotSkillLocations`). */
+const EXTENSION_ONLY = new Set(SETTINGS.filter((setting) => !setting.server).map((setting) => setting.key.split('.')[0]));
+
 /**
  * The `albedoSkills` section as the server sees it through `workspace/configuration`: without the
- * extension's own `server.*` settings and `copilotSkillLocations`, which the server does not know and
- * would report as unknown.
+ * extension's own settings (`server.*`, `copilotSkillLocations`), which the server does not know and would
+ * report as unknown.
  */
 export function withoutLaunchSettings(section: unknown): unknown {
   if (section === null || typeof section !== 'object' || Array.isArray(section)) {
     return section;
   }
-  return Object.fromEntries(
-    Object.entries(section).filter(([key]) => key !== 'server' && !key.startsWith('server.') && key !== COPILOT_LOCATIONS_SETTING),
-  );
+  return Object.fromEntries(Object.entries(section).filter(([key]) => !EXTENSION_ONLY.has(key.split('.')[0])));
 }
 
 /** A `workspace/configuration` answer with every `albedoSkills` value (or whole-configuration value) filtered. */
@@ -254,13 +177,6 @@ export interface DocumentFilter {
 }
 
 /**
- * The agents' instruction files, by name in any folder: the server checks the `/commands` they mention as
- * typed and offers the did-you-mean fix (the server's list: skills/language/mentions.py
- * AGENT_INSTRUCTION_FILES; tests/unit/test_agent_file_names.py holds the copies equal).
- */
-export const AGENT_INSTRUCTION_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
-
-/**
  * `SKILL.md` files on disk (VS Code's own `skill` language, and any `SKILL.md` by name), plus chat buffers
  * by language id (saved or untitled) and by file-name pattern, plus the agents' instruction files on disk.
  * A pattern without a `/` matches the file's name in any folder, as the server matches it.
@@ -268,7 +184,7 @@ export const AGENT_INSTRUCTION_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.
 export function documentSelector(settings: Pick<ServerSettings, 'chat'>): DocumentFilter[] {
   const filters: DocumentFilter[] = [
     { scheme: 'file', language: 'skill' },
-    { scheme: 'file', pattern: '**/SKILL.md' },
+    { scheme: 'file', pattern: `**/${SKILL_FILE}` },
   ];
   for (const language of settings.chat.languageIds) {
     filters.push({ scheme: 'file', language }, { scheme: 'untitled', language });

@@ -15,7 +15,6 @@ import {
   oneLine,
   type RootNode,
   type ScopeNode,
-  SKILL_FILE,
   skillBadge,
   type SkillDiagnostic,
   type SkillNode,
@@ -26,12 +25,11 @@ import {
   type TreeContext,
 } from './catalogTree';
 import type { ClientSource } from './clientSource';
+import { CATALOG_CHANGED, SKILL_FILE } from './declared';
 import { nativeSkillSupport } from './nativeSkillSupport';
 
 export const VIEW_ID = 'albedoSkills.skills';
 const PROMPT_SCHEME = 'albedo-skills';
-/** The server's notification after a reload, once every diagnostic it implies was sent (docs/server.md). */
-const CATALOG_CHANGED = 'albedoSkills/catalogChanged';
 /** Diagnostics arrive in bursts (one notification per file): the view refreshes once the burst settles. */
 const REFRESH_DELAY_MS = 150;
 

@@ -2,14 +2,14 @@
 
 Rules emit entries of this registry (`NAME_MISMATCH.at(path, message, range)`), never bare strings, so a code
 cannot be emitted without being described. Everything else about a code is derived from here: the command
-line's SARIF rule metadata, the quick-fix set (`FIXABLE`), and the table in docs/diagnostics.md, which
-`python -m albedo_skills_ls.skills.core.codes_doc --markdown > docs/diagnostics.md` writes and a test compares.
+line's SARIF rule metadata, the quick-fix set (`FIXABLE`), and docs/diagnostics.md, which
+`python -m albedo_skills_ls.generate` writes (and a test fails when the committed page differs).
 
 The security codes are registered by their own module, security_codes.py, when it is imported (by every module
-that emits one, and by codes_doc.py after this one's, so the docs list them last).
+that emits one, and by the generator after this one's, so the docs list them last).
 
 Adding a code: add an entry below (in the order the docs should list it), emit it from its rule module,
-write a test that makes the engine emit it, and regenerate docs/diagnostics.md. tests/unit/test_codes.py
+write a test that makes the engine emit it, and run `python -m albedo_skills_ls.generate`. tests/unit/test_codes.py
 fails if any of the four is missing.
 """
 

@@ -8,7 +8,6 @@ import {
   describeLaunch,
   findBundle,
   type PythonLaunch,
-  readImportStrategy,
   resolveLaunch,
   SERVER_MODULE,
   SERVER_SCRIPT,
@@ -23,7 +22,7 @@ import {
   probeCommand,
 } from '../probe';
 import { CRASH_RESTART_FIRST_MS, CRASH_RESTART_MAX_MS, crashRestartDelay } from '../restarts';
-import { initializationOptionsAsWritten } from '../settings';
+import { initializationOptionsAsWritten, readSettings } from '../settings';
 import { bundle, input } from './launchInputs';
 
 const BUNDLED_ARGS = ['-I', '-X', 'utf8', bundle.launcher];
@@ -73,14 +72,18 @@ describe('resolveLaunch with the bundled server', () => {
   });
 });
 
-describe('readImportStrategy', () => {
+describe('server.importStrategy, as readSettings reads it', () => {
   it('takes either strategy, defaults to useBundled, and refuses anything else with a message', () => {
-    assert.deepEqual(readImportStrategy('fromEnvironment'), { strategy: 'fromEnvironment' });
-    assert.deepEqual(readImportStrategy(undefined), { strategy: 'useBundled' });
-    assert.deepEqual(readImportStrategy(null), { strategy: 'useBundled' });
-    const refused = readImportStrategy('bundled');
-    assert.equal(refused.strategy, 'useBundled');
-    assert.match(refused.problem ?? '', /albedoSkills\.server\.importStrategy must be one of useBundled, fromEnvironment; got "bundled"/);
+    const strategy = (value: unknown) => readSettings({ server: { importStrategy: value } });
+    assert.equal(strategy('fromEnvironment').settings.server.importStrategy, 'fromEnvironment');
+    for (const unset of [undefined, null]) {
+      assert.deepEqual(strategy(unset).problems, []);
+      assert.equal(strategy(unset).settings.server.importStrategy, 'useBundled');
+    }
+    const refused = strategy('bundled');
+    assert.equal(refused.settings.server.importStrategy, 'useBundled');
+    assert.deepEqual(refused.problems.map((problem) => problem.key), ['server.importStrategy']);
+    assert.match(refused.problems[0].message, /albedoSkills\.server\.importStrategy must be one of useBundled, fromEnvironment; got "bundled"/);
   });
 });
 

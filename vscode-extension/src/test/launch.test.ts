@@ -1,9 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  DEFAULT_IMPORT_STRATEGY,
   describeLaunch,
   type LaunchInput,
   needsInterpreter,
@@ -17,14 +14,12 @@ import { stderrClassifier } from '../messages';
 import { debounce } from '../restarts';
 import {
   configurationForServer,
-  defaultSettings,
   documentSelector,
   initializationOptions,
   readSettings,
-  SETTING_KEYS,
   withoutLaunchSettings,
 } from '../settings';
-import { COPILOT_LOCATIONS_SETTING } from '../nativeSkillLocations';
+import { defaultSettings, SETTING_KEYS } from '../declared';
 import { fakeTimers } from './fakeTimers';
 
 const posix = (overrides: Partial<LaunchInput> = {}): LaunchInput => ({
@@ -175,26 +170,6 @@ describe('resolveLaunch: paths on POSIX and Windows', () => {
 });
 
 describe('readSettings and initializationOptions', () => {
-  it("matches package.json's configuration defaults, setting by setting", () => {
-    // tests/unit/test_setting_defaults.py ties package.json to the server's defaults in turn
-    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
-    const properties = manifest.contributes.configuration.properties ?? manifest.contributes.configuration[0].properties;
-    const settings = defaultSettings();
-    // server.importStrategy is read on its own (readImportStrategy), so it is added here.
-    const defaults = { ...settings, server: { ...settings.server, importStrategy: DEFAULT_IMPORT_STRATEGY } } as unknown as Record<string, unknown>;
-    // copilotSkillLocations is the extension's alone (nativeSkillLocations.ts), off by default.
-    assert.equal(properties[`albedoSkills.${COPILOT_LOCATIONS_SETTING}`].default, false);
-    const keys = Object.keys(properties).filter((key) => key.startsWith('albedoSkills.') && key !== `albedoSkills.${COPILOT_LOCATIONS_SETTING}`);
-    assert.equal(keys.length, 21);
-    for (const key of keys) {
-      const value = key
-        .slice('albedoSkills.'.length)
-        .split('.')
-        .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], defaults);
-      assert.deepEqual(value, properties[key].default, key);
-    }
-  });
-
   it('gives the documented defaults for an empty or missing settings object', () => {
     for (const raw of [undefined, null, {}, 'nonsense']) {
       const { settings, problems } = readSettings(raw);
@@ -233,7 +208,8 @@ describe('readSettings and initializationOptions', () => {
       inlayHints: false,
       folding: false,
       selectionRanges: false,
-      server: { path: ['ls', '-v'], pythonPath: '/py' },
+      copilotSkillLocations: true,
+      server: { path: ['ls', '-v'], pythonPath: '/py', importStrategy: 'fromEnvironment' },
     });
     assert.deepEqual(problems, []);
     assert.deepEqual(settings, {
@@ -253,7 +229,8 @@ describe('readSettings and initializationOptions', () => {
       inlayHints: false,
       folding: false,
       selectionRanges: false,
-      server: { path: ['ls', '-v'], pythonPath: '/py' },
+      copilotSkillLocations: true,
+      server: { path: ['ls', '-v'], pythonPath: '/py', importStrategy: 'fromEnvironment' },
     });
   });
 
@@ -283,7 +260,8 @@ describe('readSettings and initializationOptions', () => {
       inlayHints: 'off',
       folding: 'off',
       selectionRanges: 'off',
-      server: { path: '/usr/bin/albedo-skills-ls', pythonPath: false },
+      copilotSkillLocations: 'on',
+      server: { path: '/usr/bin/albedo-skills-ls', pythonPath: false, importStrategy: 'bundled' },
     });
     assert.deepEqual(settings, defaultSettings());
     assert.deepEqual(

@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { findBundle, resolveLaunch } from '../launch';
-import { configurationForServer, initializationOptions, readSettings, SECTION } from '../settings';
+import { SECTION } from '../declared';
+import { configurationForServer, initializationOptions, readSettings } from '../settings';
 
 const EXTENSION = path.join(__dirname, '..', '..');
 const REQUEST_TIMEOUT_MS = 30_000;

@@ -1,23 +1,18 @@
-"""docs/diagnostics.md, rendered from the registry of codes.py: one table for the skill codes, one for the
-security category with its security-severity.
-
-    python -m albedo_skills_ls.skills.core.codes_doc --markdown > docs/diagnostics.md
-
-tests/unit/test_codes.py compares the file with `markdown()`.
-"""
+"""docs/diagnostics.md, rendered whole from the registry of codes (skills/core/codes.py, with the security
+codes of skills/core/security_codes.py): one table for the skill codes, one for the security category with
+its security-severity."""
 
 from __future__ import annotations
 
-import sys
-
-from . import security_codes  # noqa: F401  (registers the security codes, after the skill format's)
-from .codes import CODES, SECURITY, Code
+from ..skills.core import security_codes  # noqa: F401  (registers the security codes, after the skill format's)
+from ..skills.core.codes import CODES, SECURITY, Code
+from .sections import COMMAND
 
 _DOC_HEAD = """\
 # Diagnostic codes
 
-<!-- Generated from albedo_skills_ls/skills/core/codes.py by
-     `python -m albedo_skills_ls.skills.core.codes_doc --markdown > docs/diagnostics.md`; a test checks it. -->
+<!-- Generated from albedo_skills_ls/skills/core/codes.py by `{command}`: edit the registry, then run the
+     command; a test fails when this file differs. -->
 
 Every diagnostic has a stable `code`, a severity, a message that says what to do, and an exact range
 (0-based code points in the engine; UTF-16, or the negotiated `positionEncoding`, over LSP; 1-based on the
@@ -66,16 +61,8 @@ def markdown() -> str:
     skill codes in one table, the security category in its own with its security-severity."""
     skill_rows = "".join(_row(entry) for entry in CODES.values() if entry.category != SECURITY)
     security_rows = "".join(_row(entry) for entry in CODES.values() if entry.category == SECURITY)
-    return _DOC_HEAD + skill_rows + _DOC_TAIL + _SECURITY_HEAD + security_rows
+    return _DOC_HEAD.format(command=COMMAND) + skill_rows + _DOC_TAIL + _SECURITY_HEAD + security_rows
 
 
-def main(argv: list[str]) -> int:
-    if argv != ["--markdown"]:
-        print("usage: python -m albedo_skills_ls.skills.core.codes_doc --markdown > docs/diagnostics.md", file=sys.stderr)
-        return 2
-    sys.stdout.write(markdown())
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def render(_current: str) -> str:
+    return markdown()
