@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from ..skills.core.model import Catalog, Diagnostic, Scope
 
 
-class Findings(NamedTuple):
+class CheckReport(NamedTuple):
     """Everything one `check` reports: every finding, sorted, and what the summary counts."""
 
     diagnostics: tuple[Diagnostic, ...]
@@ -30,14 +30,14 @@ class Findings(NamedTuple):
     in_catalog: int
 
 
-def findings_of(catalog: Catalog) -> Findings:
+def findings_of(catalog: Catalog) -> CheckReport:
     """Every finding of every file the catalog examined (its per-file view is never bounded)."""
     from ..skills.core.model import count_severities
 
     every = sorted(
         (diagnostic for found in catalog.file_diagnostics.values() for diagnostic in found), key=lambda d: d.sort_key
     )
-    return Findings(tuple(every), dict(count_severities(every)), catalog.folders_examined, len(catalog.skills))
+    return CheckReport(tuple(every), dict(count_severities(every)), catalog.folders_examined, len(catalog.skills))
 
 
 def with_added(catalog: Catalog, added: list[Diagnostic]) -> Catalog:

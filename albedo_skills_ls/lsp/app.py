@@ -12,6 +12,7 @@ from . import (
     commands,
     completion,
     diagnostics,
+    find_references,
     folding,
     hover,
     inlay_hints,
@@ -19,7 +20,6 @@ from . import (
     lifecycle,
     links,
     pygls_internals,
-    references,
     rename,
     selection_ranges,
     symbols,
@@ -30,7 +30,7 @@ from .server import AlbedoLanguageServer
 # `lifecycle` first: it answers `initialize`, where the client's features are read before anything else
 # The editing features after `symbols` register at `initialize`, only for clients that declare them.
 FEATURES = (lifecycle, diagnostics, commands, completion, hover, actions, links, symbols) + (
-    references, rename, workspace_symbols, lens, inlay_hints, folding, selection_ranges
+    find_references, rename, workspace_symbols, lens, inlay_hints, folding, selection_ranges
 )
 
 

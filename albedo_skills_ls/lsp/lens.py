@@ -14,7 +14,7 @@ from lsprotocol import types
 from ..skills.authoring.agent_figures import lens_title
 from ..skills.language.mentions import target_at
 from .documents import OpenDocument, offer
-from .references import mentions_of, uses
+from .find_references import mentions_of, uses
 from .server import AlbedoLanguageServer
 from .skill_buffer import agent_figures, skill_buffer
 

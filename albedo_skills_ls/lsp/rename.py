@@ -17,7 +17,7 @@ import os
 
 from lsprotocol import types
 
-from ..skills.language.mentions import Target, target_at
+from ..skills.language.mentions import MentionedSkill, target_at
 from ..skills.core.model import Range
 from ..skills.core.paths import is_within
 from ..skills.language.rename import Refusal, RenamePlan, finish_command, plan_rename
@@ -27,13 +27,8 @@ from .commands import RequestFailed
 from .convert import to_lsp_range
 from .uris import path_to_uri, uri_to_path
 from .documents import OpenDocument, offer
-from .references import catalog_of, search_options, source, target_under, workspace_folders
+from .find_references import catalog_of, search_options, source, target_under, workspace_folders
 from .server import AlbedoLanguageServer
-
-# The folder renames this server's own rename edits asked for, by server: VS Code runs its file-operation
-# participants (our `willRenameFiles`) on the RenameFile of an edit too, and the edit already holds the
-# text edits; a second set would be offered for the same move (seen in code-server 1.139.1).
-_SENT_FOLDER_RENAMES: dict[int, set[tuple[str, str]]] = {}
 
 RELINK = "albedo-skills.relink"
 OUTSIDE = "albedo-skills.outside-workspace"
@@ -160,7 +155,7 @@ def tell_what_is_left(ls: AlbedoLanguageServer, plan: RenamePlan) -> None:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message="; ".join(notes)))
 
 
-def _plan(ls: AlbedoLanguageServer, target: Target, new_name: str) -> RenamePlan:
+def _plan(ls: AlbedoLanguageServer, target: MentionedSkill, new_name: str) -> RenamePlan:
     plan = plan_rename(catalog_of(ls, target), target, new_name, ls.settings.home_folder(), **search_options(ls))
     if isinstance(plan, Refusal):
         raise RequestFailed(f"cannot rename `{target.name}` to `{new_name}`: {plan.message}")
@@ -169,7 +164,7 @@ def _plan(ls: AlbedoLanguageServer, target: Target, new_name: str) -> RenamePlan
     return plan
 
 
-def _starting_point(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> tuple[Target, Range] | None:
+def _starting_point(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> tuple[MentionedSkill, Range] | None:
     """The skill named under the cursor, once it is known this client can take the edit."""
     found = target_under(ls, document, position)
     if found is None:
@@ -178,7 +173,7 @@ def _starting_point(ls: AlbedoLanguageServer, document: OpenDocument, position: 
     return found
 
 
-def _offer_rename(server: AlbedoLanguageServer) -> None:
+def _offer_rename(server: AlbedoLanguageServer, sent: set[tuple[str, str]]) -> None:
     @offer(
         server,
         types.TEXT_DOCUMENT_RENAME,
@@ -193,7 +188,7 @@ def _offer_rename(server: AlbedoLanguageServer) -> None:
         plan = _plan(ls, start[0], params.new_name.strip().removeprefix("/"))
         tell_what_is_left(ls, plan)
         folder = next(rename for rename in plan.renames if rename.kind == "folder")
-        _SENT_FOLDER_RENAMES.setdefault(id(ls), set()).add((folder.old, folder.new))
+        sent.add((folder.old, folder.new))
         return workspace_edit(ls, plan)
 
     @offer(
@@ -216,7 +211,7 @@ def _offer_rename(server: AlbedoLanguageServer) -> None:
 _SKILL_FOLDERS = "**/{.albedo,.agents}/skills/*"
 
 
-def _offer_folder_rename(server: AlbedoLanguageServer) -> None:
+def _offer_folder_rename(server: AlbedoLanguageServer, sent: set[tuple[str, str]]) -> None:
     """Folder renames in the file tree, for clients that declare `workspace.fileOperations.willRename`."""
     options = types.FileOperationRegistrationOptions(
         filters=[
@@ -239,7 +234,6 @@ def _offer_folder_rename(server: AlbedoLanguageServer) -> None:
             old, new = uri_to_path(renamed.old_uri), uri_to_path(renamed.new_uri)
             if old is None or new is None:
                 continue
-            sent = _SENT_FOLDER_RENAMES.get(id(ls), set())
             if (old, new) in sent:  # our own rename's folder: its edit already holds the text edits
                 sent.discard((old, new))
                 return None
@@ -261,5 +255,10 @@ def _offer_folder_rename(server: AlbedoLanguageServer) -> None:
 
 
 def register(server: AlbedoLanguageServer) -> None:
-    _offer_rename(server)
-    _offer_folder_rename(server)
+    # The folder renames this server's own rename edits asked for: VS Code runs its file-operation
+    # participants (our `willRenameFiles`) on the RenameFile of an edit too, and the edit already holds the
+    # text edits; a second set would be offered for the same move (seen in code-server 1.139.1). One set per
+    # server, shared by the two handlers registered here.
+    sent: set[tuple[str, str]] = set()
+    _offer_rename(server, sent)
+    _offer_folder_rename(server, sent)

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.security.suppression import Silenced
-    from ..checking import Findings
+    from ..checking import CheckReport
 
 
-def check_report(findings: Findings, silenced: tuple[Silenced, ...] = ()) -> dict[str, Any]:
+def check_report(findings: CheckReport, silenced: tuple[Silenced, ...] = ()) -> dict[str, Any]:
     """`check --format json`: every diagnostic (each as the catalog's JSON has it: absolute paths, 0-based
     positions), the security reading's among them; the counts the text summary prints; then the security
     findings silenced, each with `silenced: {by, reason}` (by a marker, the baseline, or turned off), which

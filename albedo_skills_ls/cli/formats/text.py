@@ -8,7 +8,7 @@ from ..output import display_path, plural, printable, shown_message
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ...skills.core.model import Catalog, Diagnostic
-    from ..checking import Findings
+    from ..checking import CheckReport
 
 
 def format_location(diagnostic: Diagnostic) -> str:
@@ -23,7 +23,7 @@ def format_diagnostic(diagnostic: Diagnostic) -> str:
     return f"{format_location(diagnostic)}: {diagnostic.severity} {diagnostic.code} {message}"
 
 
-def summary(findings: Findings) -> str:
+def summary(findings: CheckReport) -> str:
     """`12 skill folders examined, 2 in the catalog, 9 errors, 0 warnings`, then `, 3 information` when
     there is any: what `check` examined, what would enter the catalog, and every finding by severity."""
     counts = findings.counts

@@ -54,6 +54,8 @@ def with_host_findings(catalog, args: argparse.Namespace, only: list[str] | None
 
 
 def configure_hosts(parser: argparse.ArgumentParser) -> None:
+    from ...skills.hosts import HOST_IDS  # the registry's ids, in its order: the verb reads the models anyway
+
     workspace_help = (
         "the workspace folder whose agents' skills folders are read, or one SKILL.md (default: the nearest "
         "folder from the current one upward holding .albedo/skills, .agents/skills or .git)"
@@ -78,9 +80,7 @@ def configure_hosts(parser: argparse.ArgumentParser) -> None:
         action="append",
         type=host_ids_argument,
         default=None,
-        help="an agent to judge for (repeat, or separate with commas; default: every agent): albedo, "
-        "skills-ref, codex, claude-code, gemini-cli, opencode, copilot-cli, vscode, zed, cline, roo-code, "
-        "goose, claude-upload",
+        help=f"an agent to judge for (repeat, or separate with commas; default: every agent): {', '.join(HOST_IDS)}",
     )
     parser.add_argument(
         "--why",

@@ -1,7 +1,8 @@
 """Stage 6, which other agents load each skill, and why not: one model per agent, one shared walk, one verdict each.
 
 `report(workspace, home, ids)` walks every agent's roots once, then asks each chosen agent's model for its
-verdict on every file found. Adding an agent is one module here (its `MODEL`) and one line in `_MODULES`.
+verdict on every file found. `AGENT_MODULES` declares the agent models (id → module, in the order tables list
+them); adding an agent is its module here (its `MODEL`), its line there and its tests (ARCHITECTURE.md).
 Nothing here changes Albedo's own catalog or diagnostics (docs/design.md#9-other-chats-and-other-agents): the verdicts are a
 separate value, shown beside them.
 """
@@ -16,8 +17,8 @@ from .model import HostModel
 from .verdicts import FactsCache, HostReport, host_report, root_paths
 from .walker import Cut, Found, walk
 
-# host id -> module, in the order tables list them
-_MODULES = {
+# host id -> module, in the order tables list them: the one declaration of the agent models
+AGENT_MODULES = {
     "albedo": "albedo",
     "skills-ref": "skills_ref",
     "codex": "codex",
@@ -32,12 +33,12 @@ _MODULES = {
     "goose": "goose",
     "claude-upload": "claude_upload",
 }
-HOST_IDS: tuple[str, ...] = tuple(_MODULES)
+HOST_IDS: tuple[str, ...] = tuple(AGENT_MODULES)
 
 
 def model(host_id: str) -> HostModel:
     """The model of one agent; KeyError for an id not in HOST_IDS."""
-    return import_module(f"{__name__}.{_MODULES[host_id]}").MODEL
+    return import_module(f"{__name__}.{AGENT_MODULES[host_id]}").MODEL
 
 
 def models(ids: tuple[str, ...] | None = None) -> tuple[HostModel, ...]:

@@ -40,6 +40,7 @@ def verdicts(files: tuple[Found, ...], workspace: str | None, home: str) -> dict
 
 MODEL = HostModel(
     id="albedo",
+    short="al",
     label=LABEL,
     evidence=Evidence(__version__, f"this program's own discovery (albedo-skills {__version__}), the spec's rules", "this program"),
     roots=tuple(("workspace", relative) for relative, _scope in WORKSPACE_ROOTS)

@@ -134,6 +134,7 @@ def _quoted(line: str) -> str:
 
 MODEL = HostModel(
     id="claude-code",
+    short="cc",
     label=LABEL,
     evidence=run_here(LABEL, "2.1.332", "@anthropic-ai/claude-code", "2026-12-03"),
     roots=(("home", ".claude/skills"), ("workspace", ".claude/skills")),

@@ -76,6 +76,7 @@ def _refusal(facts: SkillFacts) -> str | None:
 
 MODEL = HostModel(
     id="claude-upload",
+    short="up",
     label=LABEL,
     evidence=read_in_source(
         "Anthropic's skill validator",

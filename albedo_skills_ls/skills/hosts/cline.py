@@ -21,6 +21,7 @@ def judge(facts: SkillFacts) -> Verdict:
 
 MODEL = HostModel(
     id="cline",
+    short="cl",
     label=LABEL,
     evidence=read_in_source("Cline", "4.1.13", "(cline/cline at 21cb8d2, apps/vscode skills.ts)"),
     # global skills take precedence over the project's (source: getAvailableSkills)

@@ -124,6 +124,7 @@ def judge(facts: SkillFacts) -> Verdict:
 
 MODEL = HostModel(
     id="codex",
+    short="cx",
     label=LABEL,
     evidence=run_here(LABEL, "0.171.0", "@openai/codex", "2026-12-01"),
     roots=(

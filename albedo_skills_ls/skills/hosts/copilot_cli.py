@@ -61,6 +61,7 @@ def _trimmed(text: str | None) -> str | None:
 
 MODEL = HostModel(
     id="copilot-cli",
+    short="cp",
     label=LABEL,
     evidence=run_here(LABEL, "1.0.102", "@github/copilot", "2026-12-01"),
     roots=(

@@ -58,6 +58,7 @@ def _simple_name(frontmatter: str) -> str | None:
 
 MODEL = HostModel(
     id="gemini-cli",
+    short="gm",
     label=LABEL,
     evidence=run_here(LABEL, "0.61.0", "@google/gemini-cli", "2026-12-01"),
     # later wins in Gemini's own order; listed here highest first

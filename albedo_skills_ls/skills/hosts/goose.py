@@ -19,6 +19,7 @@ def judge(facts: SkillFacts) -> Verdict:
 
 MODEL = HostModel(
     id="goose",
+    short="gs",
     label=LABEL,
     evidence=read_in_source("Goose", "8386a1a9", "(block/goose crates/goose/src/skills/mod.rs, listing commit 8386a1a9)"),
     roots=(

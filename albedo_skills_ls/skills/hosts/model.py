@@ -141,6 +141,7 @@ class HostModel(NamedTuple):
 
     id: str
     label: str  # "Codex CLI"
+    short: str  # two letters: its column in `albedo-skills hosts`, said once in the legend above the table
     evidence: Evidence
     roots: tuple[tuple[Base, str], ...]  # (base, relative path), in the agent's precedence order, highest first
     walk: Walk

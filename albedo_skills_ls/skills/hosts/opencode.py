@@ -99,6 +99,7 @@ NO_DESCRIPTION = "listed by `opencode debug skill` but left out of what the mode
 
 MODEL = HostModel(
     id="opencode",
+    short="oc",
     label=LABEL,
     evidence=run_here(LABEL, "1.18.33", "opencode-ai", "2026-12-01"),
     roots=(

@@ -30,6 +30,7 @@ def judge(facts: SkillFacts) -> Verdict:
 
 MODEL = HostModel(
     id="roo-code",
+    short="rc",
     label=LABEL,
     evidence=read_in_source("Roo Code", "3.52.1", "(RooCodeInc/Roo-Code at cb83656, SkillsManager.ts)"),
     roots=(

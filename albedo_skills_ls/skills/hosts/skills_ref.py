@@ -69,6 +69,7 @@ def _errors(fields: dict, folder: str) -> list[str]:
 
 MODEL = HostModel(
     id="skills-ref",
+    short="sr",
     label=LABEL,
     evidence=read_in_source(
         "skills-ref", "0.1.1", "(agentskills/agentskills skills-ref/src at 69ef37e; validator.py as stored at 00d5a46)"

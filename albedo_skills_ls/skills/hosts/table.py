@@ -22,22 +22,12 @@ MARKS = {LOADS: "✓", WARNS: "!", SKIPPED: "✗", NOT_SEEN: "·", UNKNOWN: "?"}
 LEGEND = "✓ loads  ! loads, with a warning  ✗ skipped  · not seen (its root is not read)  ? not known"
 DEFAULT_COLUMNS = 100
 MIN_COLUMNS = 40
-# Column heads: two letters per agent, said once in the legend above the table.
-SHORT = {
-    "albedo": "al", "skills-ref": "sr", "codex": "cx", "claude-code": "cc", "gemini-cli": "gm", "opencode": "oc",
-    "copilot-cli": "cp", "vscode": "vs", "zed": "zd", "cline": "cl", "roo-code": "rc", "goose": "gs",
-    "claude-upload": "up",
-}
 STATUS_WORDS = {LOADS: "loads", WARNS: "loads", SKIPPED: "skipped", NOT_SEEN: "not seen", UNKNOWN: "not known"}
 Show = Callable[[str], str]
 
 
 def cell(verdict: Verdict) -> str:
     return MARKS[verdict.status]
-
-
-def short(host_id: str) -> str:
-    return SHORT.get(host_id, host_id[:2])
 
 
 class Paths:
@@ -67,11 +57,11 @@ def text_report(report: Report, printable: Show = lambda text: text, columns: in
     """The lines `albedo-skills hosts` prints, none wider than `columns` (paths are shortened from the left)."""
     width = max(columns, MIN_COLUMNS)
     paths = Paths(report, printable)
-    heads = [short(entry.host.id) for entry in report.hosts]
+    heads = [entry.host.short for entry in report.hosts]
     marks_width = 3 * len(heads)
     shown = [paths.path(found.path) for found in report.files]
     path_width = max(8, min(max(len(text) for text in shown + ["SKILL.md"]), width - marks_width - 1))
-    lines = _packed("Agents:", [f"{short(e.host.id)} {e.host.title}" for e in report.hosts], width)
+    lines = _packed("Agents:", [f"{e.host.short} {e.host.title}" for e in report.hosts], width)
     lines += _wrap(LEGEND, width) + [""]
     lines.append(_fit("SKILL.md", path_width) + " " + "".join(head.ljust(3) for head in heads).rstrip())
     for found, text in zip(report.files, shown):
@@ -86,7 +76,7 @@ def text_report(report: Report, printable: Show = lambda text: text, columns: in
         lines += ["", "Catalog budgets:"] + [w for line in budgets for w in _wrap("  " + line, width, "    ")]
     lines += ["", "Evidence:"]
     for entry in report.hosts:
-        lines += _wrap(f"  {short(entry.host.id)} {entry.host.evidence}", width, "     ")
+        lines += _wrap(f"  {entry.host.short} {entry.host.evidence}", width, "     ")
     if report.truncated:
         lines += [""] + _wrap(f"Not every file was judged: {report.truncated.sentence(paths.path)}.", width)
     return lines
@@ -100,7 +90,7 @@ def skill_lines(report: Report, path: str, folder: str, paths: Paths) -> list[st
     for entry in report.hosts:
         verdict = entry.verdicts[path]
         if verdict.loads and verdict.name is not None and verdict.name != folder:
-            names.setdefault(verdict.name, []).append(short(entry.host.id))
+            names.setdefault(verdict.name, []).append(entry.host.short)
     if names:
         lines.append("  named " + "; ".join(f"{_quoted(name)} by {', '.join(ids)}" for name, ids in names.items())
                      + f" (the folder is {_quoted(folder)})")
@@ -109,7 +99,7 @@ def skill_lines(report: Report, path: str, folder: str, paths: Paths) -> list[st
         verdict = entry.verdicts[path]
         if verdict.reason is None or verdict.status == NOT_SEEN:
             continue
-        groups.setdefault((cell(verdict), paths.text(verdict.reason)), []).append(short(entry.host.id))
+        groups.setdefault((cell(verdict), paths.text(verdict.reason)), []).append(entry.host.short)
     said: set[str] = set()
     for (mark, reason), ids in groups.items():
         clauses = [clause for clause in _clauses(reason) if clause not in said]
@@ -175,7 +165,7 @@ def seen_words(verdict: Verdict) -> str:
 def budget_line(entry: HostReport) -> str:
     budget = entry.budget
     assert budget is not None
-    head = short(entry.host.id)
+    head = entry.host.short
     if budget.total is None:
         return f"{head}: {budget.used:,} {budget.unit} ({budget.figure})"
     share = 100 * budget.used / budget.total

@@ -29,6 +29,7 @@ def judge(facts: SkillFacts) -> Verdict:
 
 MODEL = HostModel(
     id="vscode",
+    short="vs",
     label=LABEL,
     evidence=read_in_source(
         "VS Code",

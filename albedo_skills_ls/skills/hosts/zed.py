@@ -49,6 +49,7 @@ def judge(facts: SkillFacts) -> Verdict:
 
 MODEL = HostModel(
     id="zed",
+    short="zd",
     label=LABEL,
     evidence=read_in_source(
         "Zed",

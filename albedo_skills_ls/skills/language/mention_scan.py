@@ -35,7 +35,7 @@ _SKILLS_KEY = re.compile(r"skills[ \t]*:[ \t]*(.*?)[ \t]*$")
 _LIST_ITEM = re.compile(r"([ \t]+)-[ \t]+(.*?)[ \t]*$")
 
 
-class Found(NamedTuple):
+class TextMention(NamedTuple):
     """One mention in a text: the name's range and the form it takes."""
 
     range: Range
@@ -50,26 +50,26 @@ def frontmatter_lines(lines: list[str]) -> range:
     return range(1, end) if end is not None else range(0)
 
 
-def command_mentions(lines: list[str], name: str) -> list[Found]:
+def command_mentions(lines: list[str], name: str) -> list[TextMention]:
     """`/name` and `/skill:name` standing alone, and `` `/name ...` `` code spans, in every line outside
     fenced code (the frontmatter's too)."""
-    found: list[Found] = []
+    found: list[TextMention] = []
     for number, line in prose_lines(lines):
         if name not in line or "/" not in line:
             continue
         for command in line_commands(line):
             token = command.token
             if token.name == name:
-                found.append(Found(Range.of(number, token.start, number, token.end), command.kind))
+                found.append(TextMention(Range.of(number, token.start, number, token.end), command.kind))
     return found
 
 
-def link_mentions(lines: list[str], file_folder: str, through: Iterable[str], skip: range) -> list[Found]:
+def link_mentions(lines: list[str], file_folder: str, through: Iterable[str], skip: range) -> list[TextMention]:
     """Relative Markdown links (in prose lines outside `skip`) whose path passes through one of the folders
     `through` (absolute, normalised): the range is the path segment that names that folder. `file_folder`
     is the folder of the file holding the link (relative links start there)."""
     wanted = {posixpath.normpath(folder): posixpath.basename(posixpath.normpath(folder)) for folder in through}
-    found: list[Found] = []
+    found: list[TextMention] = []
     for number, line in prose_lines(lines):
         if number in skip or "](" not in line:
             continue
@@ -77,7 +77,7 @@ def link_mentions(lines: list[str], file_folder: str, through: Iterable[str], sk
             segment = _segment_through(line[span.begin : span.stop], file_folder, wanted)
             if segment is not None:
                 start = span.begin + segment[0]
-                found.append(Found(Range.of(number, start, number, start + segment[1]), "link"))
+                found.append(TextMention(Range.of(number, start, number, start + segment[1]), "link"))
     return found
 
 
@@ -97,7 +97,7 @@ def _segment_through(written: str, file_folder: str, wanted: dict[str, str]) -> 
     return None
 
 
-def name_field(lines: list[str], name: str) -> list[Found]:
+def name_field(lines: list[str], name: str) -> list[TextMention]:
     """The value of a top-level `name:` field equal to `name` (plain or quoted) in the frontmatter."""
     for number in frontmatter_lines(lines):
         line = lines[number].rstrip("\r\n")
@@ -108,7 +108,7 @@ def name_field(lines: list[str], name: str) -> list[Found]:
             continue
         start = _value_start(line, len(key) + 1, rest, name)
         if start is not None:
-            return [Found(Range.of(number, start, number, start + len(name)), "name")]
+            return [TextMention(Range.of(number, start, number, start + len(name)), "name")]
     return []
 
 
@@ -122,10 +122,10 @@ def _value_start(line: str, after_colon: int, rest: str, name: str) -> int | Non
     return None
 
 
-def skills_list(lines: list[str], name: str) -> list[Found]:
+def skills_list(lines: list[str], name: str) -> list[TextMention]:
     """Entries equal to `name` of a top-level `skills:` list in the frontmatter, flow (`[a, b]`) or block
     (`- a` lines below the key)."""
-    found: list[Found] = []
+    found: list[TextMention] = []
     inside = frontmatter_lines(lines)
     for number in inside:
         line = lines[number].rstrip("\r\n")
@@ -139,7 +139,7 @@ def skills_list(lines: list[str], name: str) -> list[Found]:
         if rest:  # `skills: demo`, a single value
             start = _value_start(line, line.index(":") + 1, line[line.index(":") + 1 :], name)
             if start is not None:
-                found.append(Found(Range.of(number, start, number, start + len(name)), "skills-list"))
+                found.append(TextMention(Range.of(number, start, number, start + len(name)), "skills-list"))
             continue
         for item_number in range(number + 1, inside.stop):
             item = _LIST_ITEM.match(lines[item_number].rstrip("\r\n"))
@@ -147,27 +147,27 @@ def skills_list(lines: list[str], name: str) -> list[Found]:
                 break
             start = _value_start(item.group(0), item.start(2), item.group(0)[item.start(2) :], name)
             if start is not None:
-                found.append(Found(Range.of(item_number, start, item_number, start + len(name)), "skills-list"))
+                found.append(TextMention(Range.of(item_number, start, item_number, start + len(name)), "skills-list"))
     return found
 
 
-def _flow_items(line: str, number: int, opening: int, name: str) -> list[Found]:
+def _flow_items(line: str, number: int, opening: int, name: str) -> list[TextMention]:
     closing = line.find("]", opening)
     if closing < 0:
         return []
-    found: list[Found] = []
+    found: list[TextMention] = []
     position = opening + 1
     for item in line[opening + 1 : closing].split(","):
         start = _value_start(line, position, item, name)
         if start is not None:
-            found.append(Found(Range.of(number, start, number, start + len(name)), "skills-list"))
+            found.append(TextMention(Range.of(number, start, number, start + len(name)), "skills-list"))
         position += len(item) + 1
     return found
 
 
 def scan_text(
     text: str, name: str, file_folder: str, through: Iterable[str], *, own_name: bool = False, agent_file: bool = False
-) -> list[Found]:
+) -> list[TextMention]:
     """Every mention of skill `name` in one file's text, in document order. `own_name`: the skill's own
     `SKILL.md` (its `name:` is a mention); `agent_file`: an agent definition (its `skills:` list is)."""
     lines = lines_of(text)

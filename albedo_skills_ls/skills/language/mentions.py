@@ -38,7 +38,7 @@ DEFAULT_CHAT_PATTERNS = ("*.chat.md",)
 _SKIPPED_FOLDERS = frozenset((".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"))
 
 
-class Target(NamedTuple):
+class MentionedSkill(NamedTuple):
     """The skill mentions are looked for: its name, its `SKILL.md`, and whether it is the catalog's winner
     of that name (only the winner is what `/name` runs: a hidden copy has no mentions but its own name)."""
 
@@ -69,7 +69,7 @@ class Mention(NamedTuple):
 
 
 class Mentions(NamedTuple):
-    target: Target
+    target: MentionedSkill
     mentions: tuple[Mention, ...]
     truncated: str | None  # why the workspace walk stopped early, or None
 
@@ -82,16 +82,16 @@ class Mentions(NamedTuple):
         }
 
 
-def target_of(catalog: Catalog, name: str) -> Target | None:
+def target_of(catalog: Catalog, name: str) -> MentionedSkill | None:
     """The catalog's winner of `name`, or None."""
     skill = catalog.skill(name)
-    return Target(skill.name, skill.path, True) if skill is not None else None
+    return MentionedSkill(skill.name, skill.path, True) if skill is not None else None
 
 
-def target_at(catalog: Catalog, path: str, name: str) -> Target:
+def target_at(catalog: Catalog, path: str, name: str) -> MentionedSkill:
     """The skill whose `SKILL.md` is `path` and whose name is `name` (the winner, or a hidden copy)."""
     skill = catalog.skill(name)
-    return Target(name, path, skill is not None and skill.path == path)
+    return MentionedSkill(name, path, skill is not None and skill.path == path)
 
 
 def agent_roots(workspace: str | None, home: str) -> list[str]:
@@ -191,7 +191,7 @@ def read_text(path: str) -> str | None:
 
 def find_mentions(
     catalog: Catalog,
-    target: Target,
+    target: MentionedSkill,
     home: str,
     *,
     folders: Iterable[str] = (),

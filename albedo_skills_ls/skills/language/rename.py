@@ -22,7 +22,7 @@ import os
 import posixpath
 from typing import Any, Iterable, Literal, Mapping, NamedTuple
 
-from .mentions import DEFAULT_CHAT_PATTERNS, Mention, Target, agent_roots, find_mentions
+from .mentions import DEFAULT_CHAT_PATTERNS, Mention, MentionedSkill, agent_roots, find_mentions
 from ..core.model import Catalog, Range
 from ..core.paths import is_within
 from ..document.rules import name_problem
@@ -84,7 +84,7 @@ def finish_command(old: str, new: str) -> str:
     return f"albedo-skills rename {old} {new}"
 
 
-def refusal(catalog: Catalog, target: Target, new_name: str, home: str) -> Refusal | None:
+def refusal(catalog: Catalog, target: MentionedSkill, new_name: str, home: str) -> Refusal | None:
     """Why `target` cannot be renamed to `new_name`, or None."""
     if new_name == target.name:
         return Refusal(f"the skill is already named `{new_name}`")
@@ -125,7 +125,7 @@ def retarget(link: str, old_folder: str, new_folder: str) -> str:
 
 def plan_rename(
     catalog: Catalog,
-    target: Target,
+    target: MentionedSkill,
     new_name: str,
     home: str,
     *,

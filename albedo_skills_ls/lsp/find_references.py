@@ -13,7 +13,7 @@ from typing import Any
 from lsprotocol import types
 
 from ..skills.language import mention_scan
-from ..skills.language.mentions import Mention, Mentions, Target, find_mentions, target_at, target_of
+from ..skills.language.mentions import Mention, Mentions, MentionedSkill, find_mentions, target_at, target_of
 from ..skills.core.model import Range
 from ..skills.document.skill_file import SKILL_FILE
 from .convert import LineSource, to_lsp_range
@@ -24,7 +24,7 @@ from .uris import path_to_uri
 
 def target_under(
     ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position
-) -> tuple[Target, Range] | None:
+) -> tuple[MentionedSkill, Range] | None:
     """The skill named under the cursor (its `name:`, or a `/name` the catalog runs) and the name's range."""
     if document.kind is None or document.path is None:
         return None
@@ -39,7 +39,7 @@ def target_under(
     return (target, under.range) if target is not None else None
 
 
-def catalog_of(ls: AlbedoLanguageServer, target: Target):  # type: ignore[no-untyped-def]
+def catalog_of(ls: AlbedoLanguageServer, target: MentionedSkill):  # type: ignore[no-untyped-def]
     return ls.workspaces.session_placing(target.path).snapshot
 
 
@@ -63,7 +63,7 @@ def search_options(ls: AlbedoLanguageServer) -> dict[str, Any]:
     }
 
 
-def mentions_of(ls: AlbedoLanguageServer, target: Target) -> Mentions:
+def mentions_of(ls: AlbedoLanguageServer, target: MentionedSkill) -> Mentions:
     """The target's mentions, open buffers read as they are, open chat buffers searched too."""
     return find_mentions(catalog_of(ls, target), target, ls.settings.home_folder(), **search_options(ls))
 
