@@ -63,7 +63,7 @@ def completion_builder(tree: generate.Tree, capabilities: dict = CLIENT_CAPABILI
         timed: list[tuple[str, Callable[[], Any]]] = []
         try:
             from albedo_skills_ls.lsp import chat
-            from albedo_skills_ls.lsp.documents import open_document
+            from albedo_skills_ls.lsp.dispatch import open_document
 
             document = open_document(server, uri)
             if len(completion_items_of(chat.completion_items(server, document, position))) == len(items):

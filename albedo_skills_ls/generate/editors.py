@@ -14,9 +14,8 @@ from ..lsp.settings import OWN_CHAT_LANGUAGE_ID, SETTINGS, default_of
 from ..skills.catalog.candidates import USER_ROOTS, WORKSPACE_ROOTS
 from ..skills.document.skill_file import SKILL_FILE
 from ..skills.language.mentions import AGENT_INSTRUCTION_FILES
-from .sections import header, replace_section
+from .sections import DECLARATIONS, header, replace_section
 
-SOURCES = "albedo_skills_ls/lsp/settings.py (the settings) and the engine's names"
 # a repository's top folder is a workspace too, beside the first folder of each workspace root
 REPOSITORY_MARKER = ".git"
 ROOT_MARKERS = (*sorted({relative.split("/")[0] for relative, _scope in WORKSPACE_ROOTS}), REPOSITORY_MARKER)
@@ -39,7 +38,7 @@ def _lua_key(key: str) -> str:
 def declared_lua(_current: str) -> str:
     read_here = [setting for setting in SETTINGS.values() if "neovim" in setting.clients]
     lines = [
-        header("--", SOURCES).rstrip("\n"),
+        header("--", DECLARATIONS).rstrip("\n"),
         "return {",
         f"  SKILL_FILE = {_lua(SKILL_FILE)},",
         f"  CATALOG_CHANGED = {_lua(CATALOG_CHANGED)},",
@@ -105,7 +104,7 @@ def emacs_section(current: str) -> str:
         f"(defconst albedo-skills-catalog-changed {_elisp(CATALOG_CHANGED)})",
         "",
     ])
-    return replace_section(current, "names", ";;", SOURCES, body)
+    return replace_section(current, "names", ";;", DECLARATIONS, body)
 
 
 OUTPUTS = (

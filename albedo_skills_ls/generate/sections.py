@@ -4,6 +4,8 @@ say so and name the command, in the file's own comment syntax."""
 from __future__ import annotations
 
 COMMAND = "python -m albedo_skills_ls.generate"
+# where the settings and the engine's names a client needs are declared: the source each of their copies names
+DECLARATIONS = "albedo_skills_ls/lsp/settings.py (the settings) and the engine's names"
 
 
 def markers(name: str, comment: str, source: str) -> tuple[str, str]:

@@ -14,9 +14,8 @@ from ..lsp.settings import EDITOR_SETTINGS, SECTION, SETTINGS, Setting, default_
 from ..skills.catalog.candidates import USER_ROOTS, WORKSPACE_ROOTS
 from ..skills.document.skill_file import SKILL_FILE
 from ..skills.language.mentions import AGENT_INSTRUCTION_FILES
-from .sections import header, replace_section
+from .sections import DECLARATIONS, header, replace_section
 
-SOURCES = "albedo_skills_ls/lsp/settings.py (the settings) and the engine's names"
 DECLARED = (*SETTINGS.values(), *EDITOR_SETTINGS)
 
 
@@ -100,7 +99,7 @@ def declared_ts(_current: str) -> str:
         entries.append(f"  {{ key: {_ts(setting.key)}, kind: {_ts(_kind_of(setting))}, expected: {_ts(setting.expected)}, "
                        f"server: {_ts(setting.attribute is not None)}{choices} }},")
     lines = [
-        header("//", SOURCES).rstrip("\n"),
+        header("//", DECLARATIONS).rstrip("\n"),
         "",
         "/** Every setting lives under this section. */",
         f"export const SECTION = {_ts(SECTION)};",

@@ -13,7 +13,8 @@ from lsprotocol import types
 from ..skills.authoring.fixes import Fix, command_fixes, quick_fixes
 from ..skills.language.unknown_commands import check_text
 from .convert import LineSource, to_lsp_diagnostic
-from .documents import OpenDocument, by_kind, isolated
+from .dispatch import by_kind, isolated
+from .documents import OpenDocument
 from .server import AlbedoLanguageServer
 
 QUICK_FIX = types.CodeActionKind.QuickFix

@@ -23,7 +23,8 @@ from ..skills.core.model import FILE_START, Catalog
 from ..skills.document.skill_file import read_skill_text
 from .client import ClientFeatures
 from .convert import LineSource, to_lsp_range
-from .documents import OpenDocument, as_is, fits_typed, markup
+from .documents import OpenDocument
+from .markup import as_is, fits_typed, markup
 from .server import AlbedoLanguageServer
 from .uris import path_to_uri
 
@@ -52,7 +53,7 @@ def completion_items(
                 kind=types.CompletionItemKind.EnumMember,
                 detail=f"argument of {entry.command}",
                 sort_text=f"{index:04d}",
-                insert_text_mode=as_is(ls),
+                insert_text_mode=as_is(ls.client),
             )
             for index, value in enumerate(slash.argument_values(entry))
             if fits_typed(value, typing.prefix)
@@ -144,9 +145,9 @@ def _commands(ls: AlbedoLanguageServer, catalog: Catalog) -> _Commands:
             label=entry.command,
             kind=types.CompletionItemKind.Keyword if entry.kind == "builtin" else types.CompletionItemKind.Function,
             detail=slash.detail_of(entry),
-            documentation=markup(ls, entry.description, "completion"),
+            documentation=markup(ls.client, entry.description, "completion"),
             sort_text=f"{index:04d}",
-            insert_text_mode=as_is(ls),
+            insert_text_mode=as_is(ls.client),
         )
         for index, entry in enumerate(command_entries(catalog))  # built-ins first, then catalog order
     )
@@ -170,7 +171,7 @@ def hover(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Posi
     if entry is None:
         return None
     return types.Hover(
-        contents=markup(ls, slash.describe(entry), "hover"),
+        contents=markup(ls.client, slash.describe(entry), "hover"),
         range=document.to_lsp(use.range, ls.encoding),
     )
 
@@ -186,7 +187,7 @@ def definition(
     if entry is None or entry.path is None:  # built-ins have no source
         return None
     path = entry.path
-    opened = ls.open_text(path)
+    opened = ls.buffers().text(path)
     text = opened[0] if opened else read_skill_text(path)
     where = name_range(text, path) if text is not None else FILE_START
     return types.Location(uri=path_to_uri(path), range=to_lsp_range(where, LineSource(path, text), ls.encoding))

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from lsprotocol import types
+from pygls.lsp.server import LanguageServer
 
 LEVELS = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO, "debug": logging.DEBUG}
 _MESSAGE_TYPES = {
@@ -28,7 +28,7 @@ def set_client_level(handler: logging.Handler, setting: str) -> None:
 class ClientLogHandler(logging.Handler):
     """Forwards log records to `window/logMessage` through `server` (the language server)."""
 
-    def __init__(self, server: Any) -> None:
+    def __init__(self, server: LanguageServer) -> None:
         super().__init__(logging.INFO)
         self.server = server
         self._sending = False

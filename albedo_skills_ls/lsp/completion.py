@@ -19,7 +19,9 @@ from ..skills.authoring.completion import complete_frontmatter
 from ..skills.authoring.fields import folder_name_of
 from . import chat
 from ..skills.document.frontmatter import lines_of
-from .documents import OpenDocument, as_is, by_kind, fits_typed, isolated, markup
+from .dispatch import by_kind, isolated
+from .documents import OpenDocument
+from .markup import as_is, fits_typed, markup
 from .server import AlbedoLanguageServer
 
 TRIGGER_CHARACTERS = ["/"]
@@ -57,7 +59,7 @@ def skill_items(
                 label=suggestion.label,
                 kind=_KINDS[suggestion.kind],
                 detail=suggestion.detail or None,
-                documentation=markup(ls, suggestion.documentation, "completion"),
+                documentation=markup(ls.client, suggestion.documentation, "completion"),
                 text_edit=types.TextEdit(
                     range=document.to_lsp(where, ls.encoding),
                     new_text=suggestion.snippet if snippets else suggestion.text,
@@ -65,7 +67,7 @@ def skill_items(
                 insert_text_format=types.InsertTextFormat.Snippet if snippets else types.InsertTextFormat.PlainText,
                 filter_text=filter_text,
                 sort_text=f"{index:04d}",
-                insert_text_mode=as_is(ls),
+                insert_text_mode=as_is(ls.client),
             )
         )
     return items

@@ -20,11 +20,12 @@ Which text each range is converted on is decided here, once, after what the engi
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 from lsprotocol import types
 
 from ..skills.core.model import Diagnostic
+from .buffers import Buffers
 from .convert import LineSource, to_lsp_diagnostic
 
 # A text's identity: an open buffer's version and content hash, or the file's stat identity on disk (the
@@ -52,22 +53,22 @@ def buffer_identity(text: str, version: int | None) -> TextIdentity:
 
 
 class Converter:
-    """Converts one file's engine diagnostics for a client, given how to find open buffers' texts."""
+    """Converts one file's engine diagnostics for a client, on the open buffers' texts of one snapshot."""
 
-    def __init__(self, encoding: str, open_text: Callable[[str], tuple[str, int | None] | None]) -> None:
+    def __init__(self, encoding: str, buffers: Buffers) -> None:
         self.encoding = encoding
-        self.open_text = open_text
+        self.buffers = buffers
 
     def key(self, path: str, found: tuple[Diagnostic, ...]) -> tuple[Any, ...]:
         """Everything `items` depends on: the engine's values, the encoding, and the identity of each text
         the conversion reads (the file's own, each related file's on disk)."""
-        opened = self.open_text(path)
+        opened = self.buffers.text(path)
         own = buffer_identity(*opened) if opened else disk_identity(path)
         related = sorted({item.path for diagnostic in found for item in diagnostic.related})
         return (self.encoding, found, own, tuple((other, disk_identity(other)) for other in related))
 
     def items(self, path: str, found: tuple[Diagnostic, ...]) -> list[types.Diagnostic]:
-        opened = self.open_text(path)
+        opened = self.buffers.text(path)
         source = LineSource(path, opened[0] if opened else None)
         on_disk: dict[str, LineSource] = {}
 

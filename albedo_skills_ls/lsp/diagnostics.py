@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from .buffers import Buffers
 from .delivery import result_id
-from .documents import is_skill_file, open_document
+from .documents import is_skill_file
 from .server import AlbedoLanguageServer
 from .uris import path_to_uri, uri_to_path
 
@@ -21,26 +22,29 @@ def _skill_path(uri: str) -> str | None:
     return uri_to_path(uri) if is_skill_file(uri) else None
 
 
-def _checked_path(ls: AlbedoLanguageServer, uri: str) -> str | None:
-    """An open `SKILL.md`, chat buffer or file a skill bundles (a file): the documents checked live."""
-    document = open_document(ls, uri)
-    if document is None or document.path is None:
+def _checked_path(ls: AlbedoLanguageServer, uri: str, buffers: Buffers) -> str | None:
+    """An open `SKILL.md`, chat buffer or file a skill bundles (a file): the documents checked live. Decided
+    from the document's name and language id, without reading its text."""
+    path = uri_to_path(uri)
+    if path is None or not ls.settings.enable:
         return None
-    return document.path if ls.findings.checks_live(document.path) else None
+    return path if ls.findings.checks_live(path, buffers) else None
 
 
 def register(server: AlbedoLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: AlbedoLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
-        path = _checked_path(ls, params.text_document.uri)
+        buffers = ls.buffers()
+        path = _checked_path(ls, params.text_document.uri, buffers)
         if path and not ls.client.pull_diagnostics and ls.settings.enable:
-            ls.publish(path, ls.findings.for_file(path))  # with the buffer's version
+            ls.publish(path, buffers)  # with the buffer's version
         if path and ls.settings.enable and ls.findings.in_user_skill(path):
             ls.refresh_diagnostics("opened")  # its user-root skill is now read whole: its other files too
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: AlbedoLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-        path = _checked_path(ls, params.text_document.uri)
+        # which document it is, not its text (the live check reads it once typing pauses)
+        path = _checked_path(ls, params.text_document.uri, ls.buffers())
         if path and ls.settings.enable:
             ls.schedule_live_check(path)
 
@@ -61,7 +65,7 @@ def register(server: AlbedoLanguageServer) -> None:
             path = closed  # a chat buffer (no longer open, so known by what it was sent): clear it
         if path and not ls.client.pull_diagnostics:
             # back to the disk's state as the snapshot knows it (nothing, for a file outside the roots)
-            ls.publish(path, ls.findings.for_file(path))
+            ls.publish(path, ls.buffers())
         if closed is not None and ls.settings.enable and ls.findings.in_user_skill(closed):
             ls.refresh_diagnostics("closed")  # its user-root skill may be read no more: clear what it showed
 
@@ -81,8 +85,9 @@ def enable_pull_diagnostics(server: AlbedoLanguageServer) -> None:
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[], result_id=result_id(()))
-        found = ls.findings.for_file(path)
-        converter = ls.converter()
+        buffers = ls.buffers()
+        found = ls.findings.for_file(path, buffers)
+        converter = ls.converter(buffers)
         key = converter.key(path, found)  # what the items depend on: unchanged key, unchanged report
         if params.previous_result_id == (report_id := result_id(key)):
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=report_id)
@@ -95,11 +100,12 @@ def enable_pull_diagnostics(server: AlbedoLanguageServer) -> None:
         previous = {item.uri: item.value for item in params.previous_result_ids}
         items: list = []
         # files reported before that have nothing now get an empty report, so the client clears them
-        reported = ls.delivered.pulled(ls.findings.everything())
-        converter = ls.converter()
+        buffers = ls.buffers()
+        reported = ls.delivered.pulled(ls.findings.everything(buffers))
+        converter = ls.converter(buffers)
         for path, found in sorted(reported.items()):
             uri = path_to_uri(path)
-            opened = ls.open_text(path)
+            opened = buffers.text(path)
             version = opened[1] if opened else None
             report_id = result_id(converter.key(path, found))
             if previous.get(uri) == report_id:

@@ -16,8 +16,10 @@ from ..skills.language import mention_scan
 from ..skills.language.mentions import Mention, Mentions, MentionedSkill, find_mentions, target_at, target_of
 from ..skills.core.model import Range
 from ..skills.document.skill_file import SKILL_FILE
+from .buffers import Buffers
 from .convert import LineSource, to_lsp_range
-from .documents import OpenDocument, offer, open_document
+from .dispatch import offer
+from .documents import OpenDocument
 from .server import AlbedoLanguageServer
 from .uris import path_to_uri
 
@@ -43,14 +45,14 @@ def catalog_of(ls: AlbedoLanguageServer, target: MentionedSkill):  # type: ignor
     return ls.workspaces.session_placing(target.path).snapshot
 
 
-def search_options(ls: AlbedoLanguageServer) -> dict[str, Any]:
+def search_options(ls: AlbedoLanguageServer, buffers: Buffers) -> dict[str, Any]:
     """What a search of mentions takes from the editor: the workspace folders, every open file buffer's text
     (read instead of the disk), the open chat buffers (searched besides the files found) and the chat file
     patterns."""
     texts: dict[str, str] = {}
     chats: list[str] = []
-    for uri in list(ls.workspace.text_documents):
-        document = open_document(ls, uri)
+    for path in buffers.paths() if ls.settings.enable else ():
+        document = buffers.at(path)
         if document is not None and document.path is not None:
             texts[document.path] = document.text
             if document.kind == "chat":
@@ -63,26 +65,27 @@ def search_options(ls: AlbedoLanguageServer) -> dict[str, Any]:
     }
 
 
-def mentions_of(ls: AlbedoLanguageServer, target: MentionedSkill) -> Mentions:
+def mentions_of(ls: AlbedoLanguageServer, buffers: Buffers, target: MentionedSkill) -> Mentions:
     """The target's mentions, open buffers read as they are, open chat buffers searched too."""
-    return find_mentions(catalog_of(ls, target), target, ls.settings.home_folder(), **search_options(ls))
+    return find_mentions(catalog_of(ls, target), target, ls.settings.home_folder(), **search_options(ls, buffers))
 
 
 def workspace_folders(ls: AlbedoLanguageServer) -> list[str]:
     return [session.workspace for session in ls.workspaces.sessions if session.workspace]
 
 
-def source(ls: AlbedoLanguageServer, path: str) -> LineSource:
-    opened = ls.open_text(path)
+def source(buffers: Buffers, path: str) -> LineSource:
+    """A file's lines as the editor has them: its open buffer's text, else the disk's."""
+    opened = buffers.text(path)
     return LineSource(path, opened[0] if opened else None)
 
 
-def location(ls: AlbedoLanguageServer, mention: Mention) -> types.Location:
+def location(ls: AlbedoLanguageServer, buffers: Buffers, mention: Mention) -> types.Location:
     """Where a mention is; a mirror link is shown as the `SKILL.md` reached through it."""
     if mention.kind == "mirror":
         start = types.Position(line=0, character=0)
         return types.Location(uri=path_to_uri(os.path.join(mention.path, SKILL_FILE)), range=types.Range(start=start, end=start))
-    return types.Location(uri=path_to_uri(mention.path), range=to_lsp_range(mention.range, source(ls, mention.path), ls.encoding))
+    return types.Location(uri=path_to_uri(mention.path), range=to_lsp_range(mention.range, source(buffers, mention.path), ls.encoding))
 
 
 def uses(found: Mentions) -> list[Mention]:
@@ -96,6 +99,7 @@ def register(server: AlbedoLanguageServer) -> None:
         found = target_under(ls, document, params.position)
         if found is None:
             return None
-        mentions = mentions_of(ls, found[0])
+        buffers = ls.buffers()  # one snapshot for the search and the ranges
+        mentions = mentions_of(ls, buffers, found[0])
         chosen = mentions.mentions if params.context.include_declaration else uses(mentions)
-        return [location(ls, mention) for mention in chosen]
+        return [location(ls, buffers, mention) for mention in chosen]

@@ -5,13 +5,14 @@ Part of the server core, and plain Python: no pygls. An open `SKILL.md` is check
 (`slash.check_chat`), any other file is what the snapshot found on disk, with the `command-unknown` of its
 saved text (`command_findings.py`); the security reading adds its findings (of the buffer when the
 file is open, of the saved files otherwise; `security_findings.py`); then the agents chosen in
-`albedoSkills.hosts` add their refusals, and the whole is bounded per file (`skills/core/limits.py` MAX_FILE_DIAGNOSTICS). The server hands in how to
-find an open document and which files are open.
+`albedoSkills.hosts` add their refusals, and the whole is bounded per file (`skills/core/limits.py` MAX_FILE_DIAGNOSTICS). Each call is handed
+the open documents as one snapshot (lsp/buffers.py `Buffers`, taken by the server): a publish reads each
+buffer once, and the text checked here is the text its ranges are converted on.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Protocol
+from typing import Callable, Mapping, Protocol
 
 from ..skills.language import slash
 from ..skills.catalog.session import SkillsSession, bounded_file_diagnostics, check_buffer
@@ -25,7 +26,7 @@ from .workspaces import Workspaces
 
 
 class OpenBuffer(Protocol):
-    """What this module reads of `documents.OpenDocument` (that module reaches pygls; this one must not)."""
+    """What this module reads of `documents.OpenDocument`."""
 
     @property
     def kind(self) -> str | None: ...
@@ -34,18 +35,26 @@ class OpenBuffer(Protocol):
     def text(self) -> str: ...
 
 
+class OpenBuffers(Protocol):
+    """What this module reads of a snapshot of the open documents (`buffers.Buffers`)."""
+
+    def at(self, path: str) -> OpenBuffer | None: ...
+
+    def is_open(self, path: str) -> bool: ...
+
+    def kind(self, path: str) -> str | None: ...
+
+    def paths(self) -> list[str]: ...
+
+
 class Findings:
     def __init__(
         self,
         workspaces: Workspaces,
         settings: Callable[[], Settings],
-        open_document: Callable[[str], OpenBuffer | None],
-        open_paths: Callable[[], Iterable[str]],
     ) -> None:
         self.workspaces = workspaces
         self._settings = settings
-        self._open_document = open_document  # by path
-        self._open_paths = open_paths
         self.host_findings = HostFindings()  # other agents' verdicts (`albedoSkills.hosts`, the hover)
         self.security_findings = SecurityFindings()  # the security reading (`albedoSkills.security.*`)
         self.command_findings = CommandFindings()  # `command-unknown` in buffers and saved files
@@ -56,14 +65,14 @@ class Findings:
         self.security_findings.clear()
         self.command_findings.clear()
 
-    def for_file(self, path: str) -> tuple[Diagnostic, ...]:
+    def for_file(self, path: str, buffers: OpenBuffers) -> tuple[Diagnostic, ...]:
         """What the editor shows for one file now: bounded (skills/core/limits.py MAX_FILE_DIAGNOSTICS)."""
-        return bounded_file_diagnostics(path, self._unbounded(path))
+        return bounded_file_diagnostics(path, self._unbounded(path, buffers))
 
-    def _unbounded(self, path: str) -> tuple[Diagnostic, ...]:
+    def _unbounded(self, path: str, buffers: OpenBuffers) -> tuple[Diagnostic, ...]:
         """Albedo's findings for one file, then the chosen agents' refusals (`albedoSkills.hosts`)."""
         settings = self._settings()
-        own = self._own(path)
+        own = self._own(path, buffers)
         if not settings.enable or not settings.hosts:
             return own
         return own + self.hosts_diagnostics(self.workspaces.session_for(path)).get(path, ())
@@ -72,13 +81,13 @@ class Findings:
         settings = self._settings()
         return self.host_findings.diagnostics(session.workspace, settings.home_folder(), settings.hosts)
 
-    def _own(self, path: str) -> tuple[Diagnostic, ...]:
+    def _own(self, path: str, buffers: OpenBuffers) -> tuple[Diagnostic, ...]:
         """One file's diagnostics now: an open buffer is checked from its text, any other from the snapshot;
         then the security reading's, of the same text."""
         settings = self._settings()
         if not settings.enable:
             return ()
-        document = self._open_document(path)
+        document = buffers.at(path)
         policy = policy_of(settings)
         if document is not None and document.kind == "skill":
             own = check_buffer(self.workspaces.session_placing(path).snapshot, path, document.text)
@@ -111,15 +120,15 @@ class Findings:
                 found = by_position(found + commands)
                 break
         for session in self.workspaces.sessions:
-            security = beside_own(self.security_on_disk(session).get(path, ()), found)
+            security = beside_own(self.security_on_disk(session, buffers).get(path, ()), found)
             if security:
                 return by_position(found + security)
         return found
 
-    def security_on_disk(self, session: SkillsSession) -> Mapping[str, tuple[Diagnostic, ...]]:
+    def security_on_disk(self, session: SkillsSession, buffers: OpenBuffers) -> Mapping[str, tuple[Diagnostic, ...]]:
         """The security reading as saved, per file: a folder's workspace skills, and its user-root skills with
         a file open."""
-        opened = user_folders_open(session.snapshot, self._open_paths())
+        opened = user_folders_open(session.snapshot, buffers.paths())
         return self.security_findings.on_disk(session.workspace, session.snapshot, policy_of(self._settings()), opened)
 
     def in_user_skill(self, path: str) -> bool:
@@ -134,15 +143,14 @@ class Findings:
         """Whether `path` is a file some skill of the catalogs bundles (checked live when open)."""
         return bundling_folder([session.snapshot for session in self.workspaces.sessions], path) is not None
 
-    def checks_live(self, path: str) -> bool:
+    def checks_live(self, path: str, buffers: OpenBuffers) -> bool:
         """Whether an open file is checked as typed: a SKILL.md, a chat buffer, or a file a skill bundles
         while the security reading is on."""
-        document = self._open_document(path)
-        if document is None:
+        if not buffers.is_open(path):  # its kind, not its text: a change is classified without reading it
             return False
-        return document.kind is not None or (self._settings().security and self.bundled(path))
+        return buffers.kind(path) is not None or (self._settings().security and self.bundled(path))
 
-    def everything(self) -> dict[str, tuple[Diagnostic, ...]]:
+    def everything(self, buffers: OpenBuffers) -> dict[str, tuple[Diagnostic, ...]]:
         """Every file known to any snapshot, plus open `SKILL.md`, chat and instruction-file buffers (first
         session wins shared files)."""
         settings = self._settings()
@@ -153,12 +161,12 @@ class Findings:
             paths.update(dict.fromkeys(session.snapshot.file_diagnostics))
             if settings.hosts:  # files only other agents read (.claude/skills...) have findings too
                 paths.update(dict.fromkeys(self.hosts_diagnostics(session)))
-            paths.update(dict.fromkeys(self.security_on_disk(session)))  # bundled files too
+            paths.update(dict.fromkeys(self.security_on_disk(session, buffers)))  # bundled files too
             paths.update(dict.fromkeys(self.commands_on_disk(session)))  # agent and chat files too
-        for path in self._open_paths():
-            if self.checks_live(path):
+        for path in buffers.paths():
+            if self.checks_live(path, buffers):
                 paths[path] = None
-        return {path: self.for_file(path) for path in paths}
+        return {path: self.for_file(path, buffers) for path in paths}
 
 
 def by_position(found: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:

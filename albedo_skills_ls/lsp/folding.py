@@ -9,7 +9,8 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..skills.authoring.folding import folding_ranges
-from .documents import OpenDocument, offer
+from .dispatch import offer
+from .documents import OpenDocument
 from .server import AlbedoLanguageServer
 
 _KINDS = {"frontmatter": types.FoldingRangeKind.Region, "section": types.FoldingRangeKind.Region}

@@ -8,7 +8,9 @@ from lsprotocol import types
 from ..skills.authoring.hover import hover_field
 from ..skills.core.model import Range
 from . import chat
-from .documents import OpenDocument, by_kind, isolated, markup, open_document
+from .dispatch import by_kind, isolated, open_document
+from .documents import OpenDocument
+from .markup import markup
 from .server import AlbedoLanguageServer
 
 OPENING = "---"
@@ -30,7 +32,7 @@ def agents_hover(ls: AlbedoLanguageServer, document: OpenDocument) -> types.Hove
         return None
     start = len(first_line) - len(first_line.removeprefix(BOM))
     where = Range.of(0, start, 0, start + len(OPENING))
-    return types.Hover(contents=markup(ls, markdown, "hover"), range=document.to_lsp(where, ls.encoding))
+    return types.Hover(contents=markup(ls.client, markdown, "hover"), range=document.to_lsp(where, ls.encoding))
 
 
 def security_hover(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> types.Hover | None:
@@ -41,11 +43,11 @@ def security_hover(ls: AlbedoLanguageServer, document: OpenDocument, position: t
     if document.path is None:
         return None
     here = Position(position.line, document.character(position, ls.encoding))
-    found = findings_at(ls.findings.for_file(document.path), here)
+    found = findings_at(ls.findings.for_file(document.path, ls.buffers()), here)
     if not found:
         return None
     where = document.to_lsp(found[0].range, ls.encoding)
-    return types.Hover(contents=markup(ls, hover_markdown(found), "hover"), range=where)
+    return types.Hover(contents=markup(ls.client, hover_markdown(found), "hover"), range=where)
 
 
 def skill_hover(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> types.Hover | None:
@@ -62,7 +64,7 @@ def skill_hover(ls: AlbedoLanguageServer, document: OpenDocument, position: type
     if found is None:
         return None
     markdown, where = found
-    return types.Hover(contents=markup(ls, markdown, "hover"), range=document.to_lsp(where, ls.encoding))
+    return types.Hover(contents=markup(ls.client, markdown, "hover"), range=document.to_lsp(where, ls.encoding))
 
 
 def register(server: AlbedoLanguageServer) -> None:

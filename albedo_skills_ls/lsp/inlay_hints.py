@@ -8,7 +8,8 @@ from lsprotocol import types
 
 from ..skills.authoring.agent_figures import description_hint, hint_position
 from .convert import to_client_character
-from .documents import OpenDocument, offer
+from .dispatch import offer
+from .documents import OpenDocument
 from .server import AlbedoLanguageServer
 from .skill_buffer import agent_figures, skill_buffer
 

@@ -13,7 +13,8 @@ from lsprotocol import types
 
 from ..skills.authoring.agent_figures import lens_title
 from ..skills.language.mentions import target_at
-from .documents import OpenDocument, offer
+from .dispatch import offer
+from .documents import OpenDocument
 from .find_references import mentions_of, uses
 from .server import AlbedoLanguageServer
 from .skill_buffer import agent_figures, skill_buffer
@@ -31,7 +32,7 @@ def register(server: AlbedoLanguageServer) -> None:
         assert document.path is not None and name is not None
         where = document.to_lsp(buffer.parsed.name_range, ls.encoding)
         target = target_at(ls.workspaces.session_placing(document.path).snapshot, document.path, name)
-        count = len(uses(mentions_of(ls, target)))
+        count = len(uses(mentions_of(ls, ls.buffers(), target)))
         title = f"used in {count} place{'s' if count != 1 else ''}"
         lenses = [
             types.CodeLens(

@@ -12,7 +12,7 @@ from .server import AlbedoLanguageServer, log
 async def reregister_watchers(ls: AlbedoLanguageServer) -> None:
     """Folders or roots changed: watch the new set. A client that refuses still gets reloads on demand."""
     try:
-        await ls.watchers.register(ls)
+        await ls.watchers.register(ls, ls.client, ls.workspaces.sessions, ls.settings)
     except Exception as exc:
         log.warning("could not register file watchers: %s", exc)
 

@@ -11,7 +11,8 @@ from lsprotocol import types
 
 from ..skills.catalog import references
 from . import chat
-from .documents import OpenDocument, by_kind, isolated
+from .dispatch import by_kind, isolated
+from .documents import OpenDocument
 from .server import AlbedoLanguageServer
 from .uris import path_to_uri
 

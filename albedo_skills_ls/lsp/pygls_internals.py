@@ -72,6 +72,7 @@ try:
     from pygls.progress import Progress
     from pygls.protocol import JsonRPCProtocol, LanguageServerProtocol, lsp_method
     from pygls.protocol.json_rpc import RPCNotification, RPCRequest
+    from pygls.lsp.server import LanguageServer
     from pygls.server import JsonRPCServer
 except ImportError as exc:  # a module or name moved: said as clearly as a missing attribute
     raise _refusal(f"{exc.name or 'a module'} ({exc})") from exc
@@ -113,7 +114,7 @@ class EndingProgress(Progress):
 
 
 class AlbedoProtocol(LanguageServerProtocol):
-    def __init__(self, server: Any, converter: Any) -> None:
+    def __init__(self, server: LanguageServer, converter: Any) -> None:
         super().__init__(server, converter)
         self.progress = EndingProgress(self)
         self.initialize_received = False
@@ -217,7 +218,7 @@ PROTOCOL_ATTRIBUTES = ("_request_futures", "_shutdown", "_include_headers", "_se
 SERVER_ATTRIBUTES = ("_stop_event", "_server")
 
 
-def missing_internals(server: Any) -> list[str]:
+def missing_internals(server: LanguageServer) -> list[str]:
     missing = [f"{owner.__name__}.{name}" for owner, name in PRIVATE_METHODS if not hasattr(owner, name)]
     missing += [f"protocol.{name}" for name in PROTOCOL_ATTRIBUTES if not hasattr(server.protocol, name)]
     missing += [f"server.{name}" for name in SERVER_ATTRIBUTES if not hasattr(server, name)]
@@ -228,7 +229,7 @@ def missing_internals(server: Any) -> list[str]:
     return missing
 
 
-def check(server: Any) -> None:
+def check(server: LanguageServer) -> None:
     """Refuse to start when a pygls internal this module relies on is gone."""
     missing = missing_internals(server)
     if missing:

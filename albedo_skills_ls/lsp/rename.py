@@ -23,10 +23,12 @@ from ..skills.core.paths import is_within
 from ..skills.language.rename import Refusal, RenamePlan, finish_command, plan_rename
 from ..skills.document.rules import check_document
 from ..skills.document.skill_file import read_skill_text
+from .buffers import Buffers
 from .commands import RequestFailed
 from .convert import to_lsp_range
 from .uris import path_to_uri, uri_to_path
-from .documents import OpenDocument, offer
+from .dispatch import offer
+from .documents import OpenDocument
 from .find_references import catalog_of, search_options, source, target_under, workspace_folders
 from .server import AlbedoLanguageServer
 
@@ -55,7 +57,7 @@ def _annotation(ls: AlbedoLanguageServer, plan: RenamePlan) -> str | None:
 
 
 def _text_edits(
-    ls: AlbedoLanguageServer, plan: RenamePlan, annotation: str | None, moved: tuple[str, str] | None
+    ls: AlbedoLanguageServer, buffers: Buffers, plan: RenamePlan, annotation: str | None, moved: tuple[str, str] | None
 ) -> list[types.TextDocumentEdit]:
     """The text edits by file; `moved` (old folder, new folder): the edits come after the folder's rename, so
     a file inside it is addressed by its new name (and no version: the editor's buffer was renamed)."""
@@ -64,8 +66,8 @@ def _text_edits(
         by_path.setdefault(edit.path, []).append(edit)
     found = []
     for path, edits in by_path.items():
-        opened = ls.open_text(path)
-        lines = source(ls, path)
+        opened = buffers.text(path)
+        lines = source(buffers, path)
         target, version = path, opened[1] if opened else None
         if moved is not None and path.startswith(moved[0] + "/"):
             target, version = moved[1] + path[len(moved[0]) :], None
@@ -84,7 +86,9 @@ def _text_edits(
     return found
 
 
-def workspace_edit(ls: AlbedoLanguageServer, plan: RenamePlan, *, with_folder: bool = True) -> types.WorkspaceEdit:
+def workspace_edit(
+    ls: AlbedoLanguageServer, buffers: Buffers, plan: RenamePlan, *, with_folder: bool = True
+) -> types.WorkspaceEdit:
     """The folder's rename (unless the editor renames it itself), then the text edits, those inside the folder
     at their new names: VS Code 1.139.1 (seen in code-server) lost the edit of the open `SKILL.md` when it came
     before the folder's rename, and Neovim 0.11 renames the buffers with the folder. Mirror links are not
@@ -101,7 +105,7 @@ def workspace_edit(ls: AlbedoLanguageServer, plan: RenamePlan, *, with_folder: b
             types.RenameFile(old_uri=path_to_uri(folder.old), new_uri=path_to_uri(folder.new), annotation_id=annotation)
         )
         moved = (folder.old, folder.new)
-    changes += _text_edits(ls, plan, annotation, moved)
+    changes += _text_edits(ls, buffers, plan, annotation, moved)
     annotations = None
     if annotation == RELINK:
         annotations = {
@@ -155,8 +159,10 @@ def tell_what_is_left(ls: AlbedoLanguageServer, plan: RenamePlan) -> None:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message="; ".join(notes)))
 
 
-def _plan(ls: AlbedoLanguageServer, target: MentionedSkill, new_name: str) -> RenamePlan:
-    plan = plan_rename(catalog_of(ls, target), target, new_name, ls.settings.home_folder(), **search_options(ls))
+def _plan(ls: AlbedoLanguageServer, buffers: Buffers, target: MentionedSkill, new_name: str) -> RenamePlan:
+    plan = plan_rename(
+        catalog_of(ls, target), target, new_name, ls.settings.home_folder(), **search_options(ls, buffers)
+    )
     if isinstance(plan, Refusal):
         raise RequestFailed(f"cannot rename `{target.name}` to `{new_name}`: {plan.message}")
     # a `/old` the rename could not reach (outside the workspace, typed later) is then named for what it became
@@ -185,11 +191,12 @@ def _offer_rename(server: AlbedoLanguageServer, sent: set[tuple[str, str]]) -> N
         start = _starting_point(ls, document, params.position)
         if start is None:
             return None
-        plan = _plan(ls, start[0], params.new_name.strip().removeprefix("/"))
+        buffers = ls.buffers()  # one snapshot: the plan's texts are the texts the edit's ranges are counted on
+        plan = _plan(ls, buffers, start[0], params.new_name.strip().removeprefix("/"))
         tell_what_is_left(ls, plan)
         folder = next(rename for rename in plan.renames if rename.kind == "folder")
         sent.add((folder.old, folder.new))
-        return workspace_edit(ls, plan)
+        return workspace_edit(ls, buffers, plan)
 
     @offer(
         server,
@@ -238,19 +245,20 @@ def _offer_folder_rename(server: AlbedoLanguageServer, sent: set[tuple[str, str]
                 sent.discard((old, new))
                 return None
             skill_file = f"{old}/SKILL.md"
-            opened = ls.open_text(skill_file)
+            buffers = ls.buffers()
+            opened = buffers.text(skill_file)
             name = check_document(opened[0] if opened else read_skill_text(skill_file) or "", skill_file, None).name
             if name is None:
                 continue
             target = target_at(ls.workspaces.session_placing(skill_file).snapshot, skill_file, name)
             try:
-                plan = _plan(ls, target, os.path.basename(new))
+                plan = _plan(ls, buffers, target, os.path.basename(new))
             except RequestFailed as refused:
                 message = f"{refused}: `name:` and the mentions are left as they are"
                 ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
                 return None
             tell_what_is_left(ls, plan)
-            return workspace_edit(ls, plan, with_folder=False)
+            return workspace_edit(ls, buffers, plan, with_folder=False)
         return None
 
 

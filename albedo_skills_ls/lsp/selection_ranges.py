@@ -9,7 +9,8 @@ from lsprotocol import types
 from ..skills.authoring.selection import selection_ranges
 from ..skills.core.model import Position
 from .convert import from_client_character, to_lsp_range
-from .documents import OpenDocument, offer
+from .dispatch import offer
+from .documents import OpenDocument
 from .server import AlbedoLanguageServer
 
 

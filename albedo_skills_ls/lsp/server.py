@@ -21,12 +21,11 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from ..skills.core.model import Diagnostic
 from . import settings as settings_module
+from .buffers import Buffers
 from .client import ClientFeatures
 from .client_log import ClientLogHandler, set_client_level
 from .delivery import Converter, Delivered, Rendering
-from .documents import document_at, open_paths, open_text
 from .findings import Findings
 from .pygls_internals import AlbedoProtocol
 from .settings import Settings
@@ -47,9 +46,7 @@ class AlbedoLanguageServer(LanguageServer):
         self.settings = Settings()
         self.client = ClientFeatures()  # until `initialize` says more: see `take_client`
         self.workspaces = Workspaces(self.folder_paths, lambda: self.settings)
-        self.findings = Findings(
-            self.workspaces, lambda: self.settings, lambda path: document_at(self, path), lambda: open_paths(self)
-        )
+        self.findings = Findings(self.workspaces, lambda: self.settings)
         self.delivered = Delivered()
         self.watchers = Watchers()
         self._live_timers: dict[str, asyncio.TimerHandle] = {}
@@ -79,9 +76,10 @@ class AlbedoLanguageServer(LanguageServer):
                 found = [root]
         return list(dict.fromkeys(found)) or [None]
 
-    def open_text(self, path: str) -> tuple[str, int | None] | None:
-        """An open buffer's text and version (`documents.open_text`)."""
-        return open_text(self, path)
+    def buffers(self) -> Buffers:
+        """The open documents as of now, each read from pygls's store at most once: taken when a publish or a
+        request starts and handed down (the one place the store is read)."""
+        return Buffers(self.workspace.text_documents, self.settings)
 
     # --- reloads ---------------------------------------------------------------------------------------------
 
@@ -103,14 +101,15 @@ class AlbedoLanguageServer(LanguageServer):
 
     # --- diagnostics delivery --------------------------------------------------------------------------------
 
-    def converter(self) -> Converter:
-        return Converter(self.encoding, self.open_text)
+    def converter(self, buffers: Buffers) -> Converter:
+        return Converter(self.encoding, buffers)
 
-    def publish(self, path: str, found: tuple[Diagnostic, ...]) -> None:
-        self.send(path, self.converter().render(path, found))
+    def publish(self, path: str, buffers: Buffers) -> None:
+        """One file's diagnostics now, checked, converted and versioned on one snapshot's text."""
+        self.send(path, self.converter(buffers).render(path, self.findings.for_file(path, buffers)), buffers)
 
-    def send(self, path: str, rendering: Rendering) -> None:
-        opened = self.open_text(path)
+    def send(self, path: str, rendering: Rendering, buffers: Buffers) -> None:
+        opened = buffers.text(path)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=path_to_uri(path), diagnostics=rendering.items, version=opened[1] if opened else None
@@ -123,13 +122,14 @@ class AlbedoLanguageServer(LanguageServer):
         pull; then announce `albedoSkills/catalogChanged`, after every diagnostic it implies was sent.
         "What changed" is what the client would receive, not the engine's values (`delivery`)."""
         self.findings.clear()
-        everything = self.findings.everything()  # every reading of this reload, the security reading's included
+        buffers = self.buffers()
+        everything = self.findings.everything(buffers)  # every reading of this reload, the security reading's too
         if self.client.pull_diagnostics:
             if self.client.diagnostic_refresh:
                 self.workspace_diagnostic_refresh(None)
         else:
-            for path, rendering in self.delivered.changes(everything, self.converter()):
-                self.send(path, rendering)
+            for path, rendering in self.delivered.changes(everything, self.converter(buffers)):
+                self.send(path, rendering, buffers)
         self.announce(reason, sum(len(found) for found in everything.values()))
 
     def announce(self, reason: str, diagnostics: int) -> None:
@@ -152,7 +152,7 @@ class AlbedoLanguageServer(LanguageServer):
 
     def _live_check(self, path: str) -> None:
         self._live_timers.pop(path, None)
-        guarded(lambda: self.publish(path, self.findings.for_file(path)), "live diagnostics")
+        guarded(lambda: self.publish(path, self.buffers()), "live diagnostics")
 
     # --- settings --------------------------------------------------------------------------------------------
 
@@ -233,7 +233,7 @@ class AlbedoLanguageServer(LanguageServer):
             end = types.WorkDoneProgressEnd(message=f"{self.workspaces.skill_count()} skill(s)")  # diagnostics: announce
             self.work_done_progress.end(token, end)
         try:
-            await self.watchers.register(self)
+            await self.watchers.register(self, self.client, self.workspaces.sessions, self.settings)
         except Exception as exc:
             log.warning("could not register file watchers: %s", exc)
         self.ready.set()

@@ -8,7 +8,8 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..skills.authoring.outline import OutlineItem, outline
-from .documents import OpenDocument, by_kind, isolated
+from .dispatch import by_kind, isolated
+from .documents import OpenDocument
 from .server import AlbedoLanguageServer
 
 _KINDS = {"field": types.SymbolKind.Property, "heading": types.SymbolKind.String}

@@ -21,6 +21,7 @@ import threading
 from typing import Any, Awaitable, BinaryIO, Protocol
 
 from pygls.io_ import StdoutWriter
+from pygls.lsp.server import LanguageServer
 
 from .pygls_internals import keep_listener, stop_event
 
@@ -137,7 +138,7 @@ def _exit_code(exc: SystemExit) -> int:
     return exc.code if isinstance(exc.code, int) else 1
 
 
-def serve_stdio(server: Any) -> int:
+def serve_stdio(server: LanguageServer) -> int:
     """Serve one client over stdin/stdout; the process exit code."""
     stop = stop_event(server)
     server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
@@ -157,7 +158,7 @@ def serve_stdio(server: Any) -> int:
     return 0
 
 
-def serve_tcp(server: Any, host: str, port: int) -> int:
+def serve_tcp(server: LanguageServer, host: str, port: int) -> int:
     """Listen on host:port and serve one client; the exit code once it ends the server.
 
     One server holds one client's state (its documents, capabilities, what it was sent), and writes to one

@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from lsprotocol import types
+from pygls.lsp.server import LanguageServer
 
 from ..skills.catalog.candidates import USER_ROOTS, WORKSPACE_ROOTS
 from ..skills.catalog.session import SkillsSession
 from ..skills.language.mentions import AGENT_INSTRUCTION_FILES
+from .client import ClientFeatures
 from .settings import Settings
 from .uris import path_to_uri
 
@@ -48,18 +50,20 @@ class Watchers:
     def __init__(self) -> None:
         self.registered = False
 
-    async def register(self, ls: Any) -> None:
-        """Register the watchers with the client (`ls`, the server), replacing the last registration."""
-        if not ls.client.watcher_registration:
+    async def register(
+        self, server: LanguageServer, client: ClientFeatures, sessions: Iterable[SkillsSession], settings: Settings
+    ) -> None:
+        """Register the watchers of `sessions` with the client through `server`, replacing the last registration."""
+        if not client.watcher_registration:
             return
         method = types.WORKSPACE_DID_CHANGE_WATCHED_FILES
         if self.registered:
-            await ls.client_unregister_capability_async(
+            await server.client_unregister_capability_async(
                 types.UnregistrationParams(unregisterations=[types.Unregistration(id=REGISTRATION_ID, method=method)])
             )
-        globs = watcher_globs(ls.workspaces.sessions, ls.settings, ls.client.relative_watcher_patterns)
+        globs = watcher_globs(sessions, settings, client.relative_watcher_patterns)
         options = types.DidChangeWatchedFilesRegistrationOptions(watchers=globs)
-        await ls.client_register_capability_async(
+        await server.client_register_capability_async(
             types.RegistrationParams(
                 registrations=[types.Registration(id=REGISTRATION_ID, method=method, register_options=options)]
             )

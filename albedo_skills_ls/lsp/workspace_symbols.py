@@ -9,7 +9,7 @@ from lsprotocol import types
 from ..skills.language.workspace_symbols import find_symbols
 from .convert import LineSource, to_lsp_range
 from .uris import path_to_uri
-from .documents import offer
+from .dispatch import offer
 from .server import AlbedoLanguageServer
 
 
@@ -24,8 +24,9 @@ def register(server: AlbedoLanguageServer) -> None:
 
 def symbols_of(ls: AlbedoLanguageServer, query: str) -> list[types.SymbolInformation]:
     found = []
+    buffers = ls.buffers()
     for symbol in find_symbols([session.snapshot for session in ls.workspaces.sessions], query):
-        opened = ls.open_text(symbol.path)
+        opened = buffers.text(symbol.path)
         where = to_lsp_range(symbol.range, LineSource(symbol.path, opened[0] if opened else None), ls.encoding)
         hidden = symbol.hidden_by is not None
         found.append(

@@ -3,7 +3,7 @@
 import pytest
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
-from albedo_skills_ls.lsp.documents import isolated
+from albedo_skills_ls.lsp.dispatch import isolated
 
 
 def test_a_failing_feature_becomes_an_internal_error_naming_it():
@@ -32,7 +32,7 @@ def test_results_pass_through():
 def test_an_offered_feature_is_named_by_its_switch_and_its_client_flag():
     from types import SimpleNamespace
 
-    from albedo_skills_ls.lsp.documents import offer
+    from albedo_skills_ls.lsp.dispatch import offer
 
     server = SimpleNamespace(offered=[])
     offer(server, "textDocument/foldingRange", "folding")(lambda ls, document, params: [])

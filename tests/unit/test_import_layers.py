@@ -20,7 +20,7 @@ PACKAGE_DIR = os.path.dirname(albedo_skills_ls.__file__)
 LSP_CORE = {
     f"{PACKAGE}.lsp.{name}"
     for name in (
-        "server", "documents", "convert", "delivery", "settings", "client", "pygls_internals", "host_findings",
+        "server", "buffers", "documents", "convert", "delivery", "settings", "client", "pygls_internals", "host_findings",
         "workspaces", "findings", "security_findings", "command_findings", "watchers", "client_log", "uris",
     )
 }

@@ -20,8 +20,9 @@ HANG_GUARD_SECONDS = 600  # a pytest run of a few test files on the scratch copy
 
 @pytest.fixture
 def scratch(tmp_path) -> Path:
-    """The tracked files of the working tree (as edited, not as committed), copied."""
-    listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
+    """The working tree's files as edited (tracked, and new ones git does not ignore), copied."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                            capture_output=True, check=True).stdout
     copy = tmp_path / "tree"
     for name in filter(None, listed.decode().split("\0")):
         source = REPO / name

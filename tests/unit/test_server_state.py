@@ -59,25 +59,41 @@ class Buffer(NamedTuple):
     text: str
 
 
+class Buffers(dict):
+    """What Findings reads of a snapshot of the open documents (lsp/buffers.py), as a plain dict by path."""
+
+    def at(self, path):
+        return self.get(path)
+
+    def is_open(self, path):
+        return path in self
+
+    def kind(self, path):
+        return self[path].kind if path in self else None
+
+    def paths(self):
+        return list(self)
+
+
 def test_findings_come_from_the_buffer_the_snapshot_or_nothing(tmp_path):
     ws, home = tmp_path / "ws", tmp_path / "home"
     on_disk = write_skill(ws / ".agents" / "skills", "demo")
     settings = Settings(home=str(home))
     workspaces = Workspaces(lambda: [str(ws)], lambda: settings)
     workspaces.rebuild()
-    buffers: dict[str, Buffer] = {}
-    findings = Findings(workspaces, lambda: settings, buffers.get, lambda: list(buffers))
-    assert findings.for_file(str(on_disk)) == ()  # valid on disk
+    buffers = Buffers()
+    findings = Findings(workspaces, lambda: settings)
+    assert findings.for_file(str(on_disk), buffers) == ()  # valid on disk
     # the open buffer decides, not the disk
     buffers[str(on_disk)] = Buffer("skill", "---\nname: other\ndescription: d\n---\n")
-    assert [d.code for d in findings.for_file(str(on_disk))] == ["name-mismatch"]
+    assert [d.code for d in findings.for_file(str(on_disk), buffers)] == ["name-mismatch"]
     # a chat buffer's unknown command, against its folder's catalog
     chat = str(ws / "talk.chat.md")
     buffers[chat] = Buffer("chat", "/nosuch please\n")
-    assert [d.code for d in findings.for_file(chat)] == ["unknown-command"]
-    assert set(findings.everything()) == {str(on_disk), chat}
+    assert [d.code for d in findings.for_file(chat, buffers)] == ["unknown-command"]
+    assert set(findings.everything(buffers)) == {str(on_disk), chat}
     settings = replace(settings, enable=False)
-    assert findings.everything() == {} and findings.for_file(chat) == ()
+    assert findings.everything(buffers) == {} and findings.for_file(chat, buffers) == ()
 
 
 def test_delivered_sends_changes_and_clears_what_went():
