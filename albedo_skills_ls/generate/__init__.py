@@ -8,7 +8,7 @@ The declarations stay in Python, where the server and the command line read them
 `skills/document/skill_file.py`, `skills/language/mentions.py`). Each output module here renders one
 client or one document: `vscode.py` (the extension's `package.json` settings, `src/declared.ts`, its README's
 settings table), `editors.py` (the Neovim plugin's `lua/albedo_skills/declared.lua`, the Emacs package's
-marked section), `docs.py` (the tables of docs/server.md, docs/diagnostics.md, docs/hosts.md). A test
+marked section, the Helix configuration), `docs.py` (the tables of docs/server.md, docs/diagnostics.md, docs/hosts.md). A test
 (tests/unit/test_generated.py) fails when a committed file differs from what this writes.
 
 Only this command writes; nothing in the server or the command line imports this package.

@@ -1,7 +1,7 @@
-"""The Neovim plugin's and the Emacs package's part: what they must know before any server runs, to choose
-the buffers a server gets (the file `SKILL.md`, the folders that mark a workspace, the chat buffers by
-language id and file name, the agents' instruction files) and the defaults of the settings they read
-themselves. Neither sends a default: the server's apply (docs/editors.md)."""
+"""The Neovim plugin's, the Emacs package's and the Helix configuration's part: what they must know before any
+server runs, to choose the buffers a server gets (the file `SKILL.md`, the folders that mark a workspace, the
+chat buffers by language id and file name, the agents' instruction files) and the defaults of the settings
+they read themselves. None sends a default: the server's apply (docs/editors.md)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,9 @@ def _lua(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return json.dumps(value)  # a Lua string literal too, for the names and patterns declared
+        if not value.isascii():  # Lua 5.1 (Neovim 0.7) reads no \u escape
+            raise ValueError(f"{value!r}: only ASCII names are written into Lua")
+        return json.dumps(value)  # a Lua string literal too, for ASCII names and patterns
     if isinstance(value, (list, tuple)):
         return "{ " + ", ".join(_lua(item) for item in value) + " }"
     raise TypeError(f"no Lua literal for {value!r}")
@@ -107,7 +109,52 @@ def emacs_section(current: str) -> str:
     return replace_section(current, "names", ";;", DECLARATIONS, body)
 
 
+def _toml(value: Any) -> str:
+    if isinstance(value, str):
+        return json.dumps(value)  # a TOML basic string too, for the names and globs declared
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    raise TypeError(f"no TOML literal for {value!r}")
+
+
+def helix_config(_current: str) -> str:
+    """editors/helix/languages.toml, the configuration Helix users merge into theirs."""
+    roots = _toml(ROOT_MARKERS)
+    globs = "[" + ", ".join(f"{{ glob = {_toml(pattern)} }}" for pattern in default_of(SETTINGS["chat.filePatterns"])) + "]"
+    return "\n".join([
+        "# albedo-skills-ls for Helix: merge into ~/.config/helix/languages.toml (or a project's .helix/languages.toml).",
+        "# Helix sends `config` as the initializationOptions and answers workspace/configuration with it.",
+        "# The server must be on PATH (`pipx install .` in a clone of albedo-skills-ls), or give its full path.",
+        header("#", DECLARATIONS).rstrip("\n"),
+        "",
+        "[language-server.albedo-skills]",
+        'command = "albedo-skills-ls"',
+        "",
+        "[language-server.albedo-skills.config.albedoSkills]",
+        "userRoots = true",
+        "",
+        "# Helix attaches servers by language, not by file name: the server runs for every Markdown file. That does",
+        "# no harm: it reports only on SKILL.md files and completes only in chat buffers. Keep your other Markdown",
+        "# servers in the list (marksman is Helix's default).",
+        "[[language]]",
+        'name = "markdown"',
+        'language-servers = ["marksman", "albedo-skills"]',
+        f"roots = {roots}",
+        "",
+        "# Chat files: `/` at a message start completes the skills' commands.",
+        "[[language]]",
+        f"name = {_toml(OWN_CHAT_LANGUAGE_ID)}            # also the language id sent to the server (one of its default chat ids)",
+        f"scope = {_toml('text.' + OWN_CHAT_LANGUAGE_ID)}",
+        f"file-types = {globs}",
+        'grammar = "markdown"',
+        'language-servers = ["albedo-skills"]',
+        f"roots = {roots}",
+        "",
+    ])
+
+
 OUTPUTS = (
     ("lua/albedo_skills/declared.lua", declared_lua),
     ("albedo-skills.el", emacs_section),
+    ("editors/helix/languages.toml", helix_config),
 )
