@@ -16,6 +16,8 @@ from albedo_skills_ls.lsp.buffers import Buffers
 from albedo_skills_ls.lsp.settings import Settings
 from albedo_skills_ls.lsp.uris import path_to_uri
 
+HANG_GUARD_SECONDS = 60  # the live check's publish awaited as an event: a guard against a hang, not a speed goal
+
 
 def test_a_did_change_to_publish_cycle_reads_the_buffer_once(tmp_path, monkeypatch):
     folder = tmp_path / "ws" / ".agents" / "skills" / "demo"
@@ -36,10 +38,16 @@ def test_a_did_change_to_publish_cycle_reads_the_buffer_once(tmp_path, monkeypat
     published: list[types.PublishDiagnosticsParams] = []
 
     async def cycle() -> None:
+        sent = asyncio.Event()
+
+        def publish(params: types.PublishDiagnosticsParams) -> None:
+            published.append(params)
+            sent.set()
+
         ls = create_server()
         ls.protocol._workspace = Workspace(path_to_uri(str(tmp_path / "ws")))
         ls.settings = Settings(home=str(tmp_path / "home"))
-        monkeypatch.setattr(ls, "text_document_publish_diagnostics", published.append)
+        monkeypatch.setattr(ls, "text_document_publish_diagnostics", publish)
         ls.workspaces.rebuild()
         ls.workspaces.reload_all()
         ls.ready.set()
@@ -50,10 +58,8 @@ def test_a_did_change_to_publish_cycle_reads_the_buffer_once(tmp_path, monkeypat
         reads.clear()
         did_change = ls.protocol.fm.features[types.TEXT_DOCUMENT_DID_CHANGE]
         did_change(types.DidChangeTextDocumentParams(text_document=types.VersionedTextDocumentIdentifier(version=2, uri=uri), content_changes=[change]))
-        for _ in range(200):  # the live check runs once typing pauses (the debounce, shortened here)
-            if published:
-                break
-            await asyncio.sleep(0.01)
+        # the live check publishes once typing pauses (the debounce, shortened here)
+        await asyncio.wait_for(sent.wait(), HANG_GUARD_SECONDS)
 
     asyncio.run(cycle())
     assert [params.version for params in published] == [2]
