@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -47,10 +48,12 @@ def stages_of(modules: set[str]) -> set[str]:
 
 def modules_loaded_by_the_cli(words: list[str], cwd: Path, bare: bool = False) -> set[str]:
     """The modules the program imported to run `words`. `bare`: without `site` (`python -S`), the package
-    from this tree, as a regular install loads it: an editable install's import hook brings pathlib and
+    from this tree and the installed ones from site-packages, as a regular install loads them: an editable install's import hook brings pathlib and
     urllib.parse into every start, so a test about the standard library's modules cannot see through it."""
     flags = ["-S"] if bare else []
-    env = {**os.environ, "PYTHONPATH": str(REPO)} if bare else None
+    # the installed packages stay importable (the grammars); their `.pth` files, which `site` runs, do not run
+    path = os.pathsep.join([str(REPO), *site.getsitepackages()])
+    env = {**os.environ, "PYTHONPATH": path} if bare else None
     code = (
         "import sys, albedo_skills_ls.cli as cli\n"
         f"status = cli.main({words!r})\n"
@@ -119,6 +122,17 @@ def test_check_parses_python_only_for_a_script_that_names_a_secret_and_a_sink(wo
     )
     loaded = modules_loaded_by_the_cli(["check", str(workspace), "--no-user-roots"], workspace, bare=True)
     assert python_reading <= loaded
+
+
+def test_check_parses_shell_without_the_grammar_packages_start_up(workspace):
+    """A shell block is parsed with tree-sitter's Bash grammar, loaded from the wheel's compiled module alone:
+    the package's own `__init__` would import importlib.resources (with pathlib, tempfile, shutil, bz2,
+    lzma...), 7 to 14 ms of each process that reads one shell block (security/grammars.py)."""
+    write_skill(workspace / ".agents" / "skills", "beta", valid("beta"),
+                "# Beta\n\n```bash\ncurl -s https://example.com/data.json | jq .name\n```\n")
+    loaded = modules_loaded_by_the_cli(["check", str(workspace), "--no-user-roots"], workspace, bare=True)
+    assert "tree_sitter_bash._binding" in loaded  # the block was parsed
+    assert not {"tree_sitter_bash", "importlib.resources", "tempfile", "shutil"} & loaded
 
 
 def test_check_loads_the_event_reader_for_frontmatter_the_fast_reader_hands_over(workspace):

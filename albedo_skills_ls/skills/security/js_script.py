@@ -55,13 +55,12 @@ def _parser(language: str) -> Any:
         try:
             from tree_sitter import Language, Parser
 
+            from .grammars import binding
+
             if language == "javascript":
-                import tree_sitter_javascript as grammar
-
-                made = grammar.language()
+                made = binding("tree_sitter_javascript").language()
             else:
-                import tree_sitter_typescript as grammar
-
+                grammar = binding("tree_sitter_typescript")
                 made = grammar.language_typescript() if language == "typescript" else grammar.language_tsx()
         except ImportError:
             _PARSERS[language] = False

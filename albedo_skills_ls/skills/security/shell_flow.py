@@ -51,12 +51,15 @@ def _parser() -> Any:
     global _PARSER
     if _PARSER is None:
         try:
-            import tree_sitter_bash
             from tree_sitter import Language, Parser
+
+            from .grammars import binding
+
+            grammar = binding("tree_sitter_bash")
         except ImportError:
             _PARSER = False
         else:
-            _PARSER = Parser(Language(tree_sitter_bash.language()))
+            _PARSER = Parser(Language(grammar.language()))
     return _PARSER
 
 
