@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ..skills.core import programs
 from .program import PROG
 
 VERB_FOR_ROUTE = {
@@ -16,7 +17,7 @@ VERB_FOR_ROUTE = {
     "skills.reload": f"`{PROG} catalog`",
 }
 
-_ROUTE = re.compile(r"`?\b(" + "|".join(re.escape(route) for route in VERB_FOR_ROUTE) + r")\b`?")
+_ROUTE = programs.compile(r"`?\b(" + "|".join(re.escape(route) for route in VERB_FOR_ROUTE) + r")\b`?")
 
 
 def in_cli_words(message: str) -> str:

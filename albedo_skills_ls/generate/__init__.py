@@ -8,7 +8,9 @@ The declarations stay in Python, where the server and the command line read them
 `skills/document/skill_file.py`, `skills/language/mentions.py`). Each output module here renders one
 client or one document: `vscode.py` (the extension's `package.json` settings, `src/declared.ts`, its README's
 settings table), `editors.py` (the Neovim plugin's `lua/albedo_skills/declared.lua`, the Emacs package's
-marked section, the Helix configuration), `docs.py` (the tables of docs/server.md, docs/diagnostics.md, docs/hosts.md). A test
+marked section, the Helix configuration), `docs.py` (the tables of docs/server.md, docs/diagnostics.md, docs/hosts.md); and one derived for speed,
+`programs.py` (the expressions of the engine and the command line as compiled programs, for the interpreter
+CI runs). A test
 (tests/unit/test_generated.py) fails when a committed file differs from what this writes.
 
 Only this command writes; nothing in the server or the command line imports this package.
@@ -20,7 +22,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from . import docs, editors, vscode
+from . import docs, editors, programs, vscode
 
 # the repository's top folder: the outputs are paths of the source tree, not of an installed package
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -30,6 +32,7 @@ OUTPUTS: tuple[tuple[str, Callable[[str], str]], ...] = (
     *vscode.OUTPUTS,
     *editors.OUTPUTS,
     *docs.OUTPUTS,
+    *programs.OUTPUTS,
 )
 
 

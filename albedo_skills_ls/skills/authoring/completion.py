@@ -3,21 +3,21 @@ and values of `name`, `license` and `allowed-tools`."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
+from ..core import programs
 from ..document.frontmatter import lines_of
 from ..core.model import Range
 from ..document.rules import KNOWN_FIELDS, REQUIRED_FIELDS
 from .fields import field_documentation, frontmatter_lines, name_for_folder, template, top_key
 
 
-_TYPED_KEY = re.compile(r"^[A-Za-z0-9_-]*$")
+_TYPED_KEY = programs.compile(r"^[A-Za-z0-9_-]*$")
 
 
 
-_VALUE = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*:[ \t]*(.*)$")
+_VALUE = programs.compile(r"^([A-Za-z0-9_-]+)[ \t]*:[ \t]*(.*)$")
 
 
 

@@ -6,10 +6,11 @@ Python decodes such bytes to U+DC80..U+DCFF (`surrogateescape`); UTF-8 cannot ca
 
 from __future__ import annotations
 
-import re
+
+from . import programs
 
 UNDECODABLE_BYTE_FIRST, UNDECODABLE_BYTE_LAST = 0xDC80, 0xDCFF
-LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+LONE_SURROGATE = programs.compile("[\ud800-\udfff]")
 
 
 def escaped_char(char: str) -> str:

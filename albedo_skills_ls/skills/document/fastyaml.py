@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from ..core import programs
 from ..core.model import Diagnostic, Range
 from .yamltree import Entry, Mapping, Node, Scalar, Sequence, duplicate_key
 
@@ -32,7 +33,7 @@ from .yamltree import Entry, Mapping, Node, Scalar, Sequence, duplicate_key
 # the BOM, surrogates and the non-characters U+FFFE/U+FFFF.
 # Written as the class of the characters sent away rather than the negation of those kept: the same set
 # (tests/unit/test_fastyaml.py checks every code point), compiled in 0.7 ms instead of 6 ms at each start.
-_OUTSIDE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+_OUTSIDE = programs.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 _PRINTABLE_ASCII_AND_LF = bytes(range(0x20, 0x7F)) + b"\n"  # the ASCII characters kept
 
 # Nodes are built by tuple.__new__ directly: a NamedTuple's generated __new__ is a Python call, and skipping
@@ -41,7 +42,7 @@ _new = tuple.__new__
 
 # A key: a short plain word at the start of the line's content, then `:` and a space or the line's end.
 # libyaml allows far more (and keys up to 1024 characters); anything else is declined.
-_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}):(?: +|$)")
+_KEY = programs.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}):(?: +|$)")
 
 # A whole `key: value` line whose value is single-quoted, double-quoted, or plain (its first character no
 # indicator, no ` #` inside), with an optional comment. Matched from the line's indentation on. The caller
@@ -50,7 +51,7 @@ _KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}):(?: +|$)")
 # Every run is of the characters other than one: the regex engine takes such a run a few instructions per
 # character, where a class of two (`[^"\\]`, `[^ :]`) costs ten times that. This regex reads most
 # frontmatter lines. Possessive runs (`++`, `*+`) never give back what they took: no backtracking.
-_ONE_LINE_ENTRY = re.compile(
+_ONE_LINE_ENTRY = programs.compile(
     r"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}): +"
     r"(?:'((?:[^']++|'')*+)'"
     r'|"([^"]*+)"'
@@ -65,10 +66,10 @@ _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _BLOCK_HEADERS = frozenset(("|", "|-", ">", ">-"))
 
 # An item of a one-line flow sequence: a plain word without spaces, colons or flow indicators.
-_FLOW_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.()*/@+-]*")
+_FLOW_WORD = programs.compile(r"[A-Za-z0-9_][A-Za-z0-9_.()*/@+-]*")
 
-_DOUBLE_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
-_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
+_DOUBLE_QUOTED = programs.compile(r'"((?:[^"\\]|\\.)*)"')
+_ESCAPE = programs.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
 _SIMPLE_ESCAPES = {
     "0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", "e": "\x1b",
     " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",

@@ -10,10 +10,10 @@ Nothing here raises on bad input: every problem becomes a `Diagnostic`.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..core import codes
+from ..core import programs
 from ..core.limits import MAX_FRONTMATTER_BYTES
 from ..core.model import Diagnostic, Position, Range
 
@@ -175,7 +175,7 @@ def closing_line(lines: list[str]) -> int | None:
     return None if start is None else text.count("\n", 0, start)
 
 
-_KEY_LINE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*:")
+_KEY_LINE = programs.compile(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*:")
 
 
 def late_opening(lines: list[str]) -> int | None:
@@ -286,7 +286,7 @@ def _inside_lines(diagnostic: Diagnostic, lines: list[str]) -> Diagnostic:
 
 # YAML also ends lines at a lone CR, NEL, LS and PS; this project (and LSP, for the last three) does not.
 # Rejecting them in the frontmatter keeps every YAML position on the line the editor shows.
-_ODD_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+_ODD_BREAKS = programs.compile("\r(?!\n)|[\x85\u2028\u2029]")
 
 
 def _odd_line_break(yaml_text: str, first_line: int, path: str) -> Diagnostic | None:

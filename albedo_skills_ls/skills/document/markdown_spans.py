@@ -27,9 +27,11 @@ from __future__ import annotations
 import re
 from typing import Iterable, Iterator, NamedTuple
 
+from ..core import programs
+
 # --- fences: which lines are prose ---------------------------------------------------------------------
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE = programs.compile(r"^ {0,3}(`{3,}|~{3,})")
 _FENCE_RUNS = ("```", "~~~")  # a line without one of these neither opens nor closes a fence
 
 
@@ -141,7 +143,7 @@ def fenced_lines(lines: list[str]) -> set[int]:
 # The destination's runs are possessive (`++`, `*+`): a destination splits into its items one way only, and
 # what follows it starts with a space or `)`, which no item starts with, so giving back is never of use;
 # a run of ordinary characters is then taken in one step instead of one alternation per character.
-_DESTINATION = re.compile(
+_DESTINATION = programs.compile(
     r"\(\s*(?:<(?P<angle>[^<>\n]*+)>|(?P<bare>(?:[^\s()\\]++|\\.|\((?:[^\s()\\]++|\\.)*+\))++))"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
 )

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import bisect
 import posixpath
-import re
 from typing import Literal, NamedTuple
 
+from ..core import programs
 from .frontmatter import body_position
 from .markdown_spans import Span, line_spans, prose_lines_holding
 from ..core.model import Range
@@ -44,9 +44,9 @@ ReferenceKind = Literal["link", "code"]
 
 # Every expression below runs over the text of one span and is linear in it: anchored (`match`), or with a
 # bounded attempt per position. Code spans, links and definitions are found in markdown_spans.py.
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_CODE_PATH = re.compile(r"^(?:\./)?[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*(?:/[A-Za-z0-9_.@+-]+)+$")
-_EXTENSION = re.compile(r"[^/.]\.[A-Za-z0-9]{1,10}$")
+_SCHEME = programs.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_CODE_PATH = programs.compile(r"^(?:\./)?[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*(?:/[A-Za-z0-9_.@+-]+)+$")
+_EXTENSION = programs.compile(r"[^/.]\.[A-Za-z0-9]{1,10}$")
 
 # Placeholders that hosts expand to the skill folder before the model reads the text.
 SKILL_FOLDER_PLACEHOLDERS = ("{baseDir}", "${CLAUDE_SKILL_DIR}")  # each holds a `{` (split_placeholder)
@@ -54,9 +54,9 @@ SKILL_FOLDER_PLACEHOLDERS = ("{baseDir}", "${CLAUDE_SKILL_DIR}")  # each holds a
 # (`references/example.md`, `scripts/run_example.py`), or a segment's start (`your-skill/`).
 PLACEHOLDER_WORDS = frozenset({"filename", "example"})
 PLACEHOLDER_PREFIXES = ("your-", "your_")
-_WORD_SEPARATORS = re.compile(r"[-_.]")
+_WORD_SEPARATORS = programs.compile(r"[-_.]")
 # `phaseN.md`, `stepX.py`: an index letter standing for a number, right after a lowercase letter
-_INDEX_LETTER = re.compile(r"[a-z][NX](?:\.|$)")
+_INDEX_LETTER = programs.compile(r"[a-z][NX](?:\.|$)")
 
 
 class Reference(NamedTuple):
@@ -81,7 +81,7 @@ def split_placeholder(written: str) -> tuple[str, str]:
     return "", written
 
 
-_BACKSLASH_ESCAPE = re.compile(r"\\(.)")
+_BACKSLASH_ESCAPE = programs.compile(r"\\(.)")
 
 
 def _link_target(written: str) -> str | None:

@@ -10,6 +10,7 @@ import re
 from typing import NamedTuple
 
 from ..core import codes, limits
+from ..core import programs
 from ..core.codes import Code
 from .frontmatter import SkillText, read_text
 from ..core.model import ERROR, Diagnostic, Range
@@ -37,8 +38,8 @@ STRING_FIELDS = ("name", "description", "license", "compatibility", "allowed-too
 # it would tell the model nothing, so it is a warning until replaced.
 PLACEHOLDER_DESCRIPTION = "Replace this text with what the skill does and when to use it"
 
-NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
-NAME_CHARACTER = re.compile(r"[a-z0-9-]")
+NAME_PATTERN = programs.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+NAME_CHARACTER = programs.compile(r"[a-z0-9-]")
 
 
 class ParsedSkill(NamedTuple):

@@ -9,15 +9,15 @@ then shown as they are). Every look is one pass over one line: nothing here back
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from ..core import codes
+from ..core import programs
 from ..core.codes import Code
 from ..core.model import Range
 
 # `key:` at a line's start (after its indentation), then a space or the line's end: a frontmatter field
-_FIELD = re.compile(r"([ ]*)([A-Za-z0-9_][A-Za-z0-9_.-]*)[ ]*:(?=[ \t]|$)")
+_FIELD = programs.compile(r"([ ]*)([A-Za-z0-9_][A-Za-z0-9_.-]*)[ ]*:(?=[ \t]|$)")
 _QUOTE_ADVICE = "put the whole value in double quotes (a `\"` inside it written `\\\"`)"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ..core import programs
 from .common import loaded, terminal_width, utf16_length, utf16_prefix
 from .facts import BOM, SkillFacts, parse_yaml, without_bom
 from .model import SKIPPED, Budget, Duplicates, HostModel, Rule, Verdict, Walk, run_here
@@ -110,9 +111,9 @@ def _fields(facts: SkillFacts) -> dict | None:  # type: ignore[type-arg]
     return fields if problem is None else None
 
 
-_RETRY_ENTRY = re.compile(r"^(?P<key>[a-zA-Z_-]+):\s+(?P<value>\S.*)\Z")
-_NEEDS_QUOTES = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
-_LEADING_TABS = re.compile(r"^\t+", re.MULTILINE)
+_RETRY_ENTRY = programs.compile(r"^(?P<key>[a-zA-Z_-]+):\s+(?P<value>\S.*)\Z")
+_NEEDS_QUOTES = programs.compile(r"[{}\[\]*&#!|>%@`]|: ")
+_LEADING_TABS = programs.compile(r"^\t+", re.MULTILINE)
 
 
 def _quoted(line: str) -> str:

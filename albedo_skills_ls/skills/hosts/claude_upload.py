@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-import re
 
+from ..core import programs
 from .facts import SkillFacts
 from .model import LOADS, SKIPPED, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
 
 LABEL = "claude.ai upload"
 ALLOWED = ("allowed-tools", "compatibility", "description", "license", "metadata", "name")
-KEBAB = re.compile(r"[a-z0-9-]+\Z")
+KEBAB = programs.compile(r"[a-z0-9-]+\Z")
 RESERVED = ("anthropic", "claude")  # docs: reserved words a name may not hold
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
+from ..core import programs
 from .facts import SkillFacts
 from .model import LOADS, UNKNOWN, WARNS, Verdict
 
-_TAG = re.compile(r"<[^>]+>")
+_TAG = programs.compile(r"<[^>]+>")
 
 SILENT = "skipped silently"
 

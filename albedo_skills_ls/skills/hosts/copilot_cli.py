@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import re
 
+from ..core import programs
 from .common import libyaml_words, utf16_length
 from .facts import SkillFacts, without_bom
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
@@ -14,7 +14,7 @@ MAX_DESCRIPTION = 1024  # UTF-16 code units (run: 1,024 characters with astral o
 MAX_NAME = 64  # UTF-16 code units (run)
 NAME_RULE = ("Skill name must start with an ASCII letter or number and contain only ASCII letters (a-z, A-Z), "
              "numbers, hyphens, underscores, dots, colons, and spaces")
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.: -]*")
+_NAME = programs.compile(r"[A-Za-z0-9][A-Za-z0-9_.: -]*")
 
 
 def judge(facts: SkillFacts) -> Verdict:

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import io
 import os
-import re
 from typing import Any, NamedTuple
 
 from ..core import limits
+from ..core import programs
 from ..document.skill_file import read_skill_bytes
 from .walker import Found
 
 BOM = "\ufeff"
 DELIMITER = "---"
-_LINE_FIELD = re.compile(r"^(name|description):[ \t]*(.*)$")
+_LINE_FIELD = programs.compile(r"^(name|description):[ \t]*(.*)$")
 
 
 class YamlProblem(NamedTuple):

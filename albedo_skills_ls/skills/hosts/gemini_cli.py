@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import re
 
+from ..core import programs
 from .common import SILENT
 from .facts import SkillFacts
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
 from .values import kind
 
 LABEL = "Gemini CLI"
-_UNSAFE = re.compile(r'[:\\/<>*?"|]')  # replaced by `-` in the name (source, skillLoader.ts at 5411f11)
+_UNSAFE = programs.compile(r'[:\\/<>*?"|]')  # replaced by `-` in the name (source, skillLoader.ts at 5411f11)
 
 
 def judge(facts: SkillFacts) -> Verdict:
@@ -43,7 +43,7 @@ def judge(facts: SkillFacts) -> Verdict:
     return Verdict(LOADS, shown, description)
 
 
-_NAME_LINE = re.compile(r"^name:[ \t]*(.*)$")
+_NAME_LINE = programs.compile(r"^name:[ \t]*(.*)$")
 
 
 def _simple_name(frontmatter: str) -> str | None:

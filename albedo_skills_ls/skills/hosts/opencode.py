@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..core import programs
 from .common import SILENT
 from .facts import BOM, SkillFacts, YamlProblem, parse_yaml
 from .model import LOADS, SKIPPED, WARNS, Duplicates, HostModel, Rule, Verdict, Walk, run_here
@@ -15,9 +16,9 @@ TAB_TOKEN = "found character that cannot start any token"  # libyaml's words for
 # The block OpenCode's retry rewrites: the text must open with `---` and a line break at its very first
 # byte (a byte-order mark spoils it) and hold a later line that starts with `---` (read in its shipped
 # code, gray-matter's `sanitize` fallback; confirmed by the `retry` shape of the generated batch).
-_RETRY_BLOCK = re.compile(r"---\r?\n([\s\S]*?)\r?\n---")
-_RETRY_LINE = re.compile(r"([a-zA-Z_][a-zA-Z0-9_]*)\s*:\s*([^\r\n\u2028\u2029]*)")
-_LINE_BREAK = re.compile(r"\r?\n")
+_RETRY_BLOCK = programs.compile(r"---\r?\n([\s\S]*?)\r?\n---")
+_RETRY_LINE = programs.compile(r"([a-zA-Z_][a-zA-Z0-9_]*)\s*:\s*([^\r\n\u2028\u2029]*)")
+_LINE_BREAK = programs.compile(r"\r?\n")
 
 
 def judge(facts: SkillFacts) -> Verdict:

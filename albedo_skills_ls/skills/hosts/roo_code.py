@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 
+from ..core import programs
 from .facts import SkillFacts
 from .model import LOADS, SKIPPED, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
 
 LABEL = "Roo Code"
-SKILL_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")  # SKILL_NAME_REGEX
+SKILL_NAME = programs.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")  # SKILL_NAME_REGEX
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 

@@ -14,14 +14,14 @@ The readings differ in three ways the runs showed (scripts/hosts_conformance `ge
 from __future__ import annotations
 
 import datetime
-import re
 from typing import Any, Literal
 
+from ..core import programs
 from .facts import SkillFacts, YamlProblem, parse_yaml
 
 Kind = Literal["absent", "null", "string", "number", "boolean", "date", "sequence", "mapping"]
 MAPPING_VALUES = "mapping values are not allowed"  # libyaml's words for an unquoted `: ` in a plain value
-_FIELD_LINE = re.compile(r"^(?P<key>name|description):[ \t]+(?P<value>.*?)[ \t]*$")
+_FIELD_LINE = programs.compile(r"^(?P<key>name|description):[ \t]+(?P<value>.*?)[ \t]*$")
 
 
 def kind(fields: dict[str, Any] | None, key: str) -> Kind:
@@ -85,7 +85,7 @@ def type_words(found: Kind) -> str:
             "boolean": "a boolean", "date": "a date"}.get(found, found)
 
 
-_TOP_KEY = re.compile(r"^(?P<key>[^\s#:][^:]*):")
+_TOP_KEY = programs.compile(r"^(?P<key>[^\s#:][^:]*):")
 
 
 def parse_last_copies(text: str) -> tuple[dict[str, Any] | None, YamlProblem | None]:

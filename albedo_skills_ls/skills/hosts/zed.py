@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import re
 
+from ..core import programs
 from .common import libyaml_words
 from .facts import SkillFacts
 from .model import LOADS, SKIPPED, WARNS, Budget, Duplicates, HostModel, Rule, Verdict, Walk, read_in_source
@@ -13,7 +13,7 @@ MAX_FILE_BYTES = 100 * 1024  # MAX_SKILL_FILE_SIZE
 MAX_NAME_BYTES = 64
 MAX_DESCRIPTION_BYTES = 1024
 MAX_CATALOG_BYTES = 50 * 1024  # MAX_SKILL_DESCRIPTIONS_SIZE
-_NAME = re.compile(r"[a-z0-9-]+\Z")
+_NAME = programs.compile(r"[a-z0-9-]+\Z")
 
 
 def judge(facts: SkillFacts) -> Verdict:

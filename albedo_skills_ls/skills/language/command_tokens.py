@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
+from ..core import programs
 from ..document.markdown_spans import line_spans
 
 OPENING = frozenset("([\"'*_`")  # may stand just before the `/`, besides white space and the line start
@@ -69,7 +70,7 @@ def _characters(characters: frozenset[str]) -> str:
 # form when `skill:` is followed by a word; the word; then the line end, white space or closing punctuation
 # (a continuing one only when no word character follows). One character class per part, the word taken
 # possessively: nothing to backtrack into, so a scan is linear.
-_TOKEN = re.compile(
+_TOKEN = programs.compile(
     rf"(?:(?<=[\s{_characters(OPENING)}])|^)/((?:skill:(?=[{_WORD_CLASS}]))?)([{_WORD_CLASS}]++)"
     rf"(?=$|[\s{_characters(CLOSING - _CONTINUES)}]|[{_characters(_CONTINUES)}](?![{_WORD_CLASS}]))"
 )

@@ -21,9 +21,9 @@ and code points, the range covering the characters of the name itself (what a re
 from __future__ import annotations
 
 import posixpath
-import re
 from typing import Iterable, Literal, NamedTuple
 
+from ..core import programs
 from ..document.frontmatter import closing_line, lines_of, opens_frontmatter
 from ..document.markdown_spans import inline_links, prose_lines
 from ..core.model import Range
@@ -31,8 +31,8 @@ from .command_tokens import line_commands
 
 MentionKind = Literal["name", "command", "code", "link", "skills-list", "mirror"]
 
-_SKILLS_KEY = re.compile(r"skills[ \t]*:[ \t]*(.*?)[ \t]*$")
-_LIST_ITEM = re.compile(r"([ \t]+)-[ \t]+(.*?)[ \t]*$")
+_SKILLS_KEY = programs.compile(r"skills[ \t]*:[ \t]*(.*?)[ \t]*$")
+_LIST_ITEM = programs.compile(r"([ \t]+)-[ \t]+(.*?)[ \t]*$")
 
 
 class TextMention(NamedTuple):

@@ -12,21 +12,21 @@ accepts. Positions are 0-based lines and code-point characters, as everywhere in
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
 from ..core import codes
 from ..activation.commands import command_entries
+from ..core import programs
 from ..document.frontmatter import lines_of
 from ..document.markdown_spans import fenced_lines
 from ..core.model import Catalog, CommandEntry, Diagnostic, Range
 from .unknown_commands import Commands, check_text, commands_of
 
 # A command token at a message start: `/` and what follows up to white space; a second `/` makes it a path.
-_TOKEN = re.compile(r"^([ \t]*)(/[^\s/]*)(?=\s|$)")
-_TYPING_COMMAND = re.compile(r"^[ \t]*(/[^\s/]*)$")
-_TYPING_ARGUMENT = re.compile(r"^([ \t]*)(/[^\s/]+)[ \t]+(\S*)$")
+_TOKEN = programs.compile(r"^([ \t]*)(/[^\s/]*)(?=\s|$)")
+_TYPING_COMMAND = programs.compile(r"^[ \t]*(/[^\s/]*)$")
+_TYPING_ARGUMENT = programs.compile(r"^([ \t]*)(/[^\s/]+)[ \t]+(\S*)$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,10 @@ import base64
 import codecs
 import errno
 import os
-import re
 import stat
 from typing import Any
 
+from ..core import programs
 from .confinement import open_beneath
 from ..core.errors import InvalidArguments, Refused
 from ..core.limits import DEFAULT_READ_LIMIT, MAX_ENCODING_VERDICTS, MAX_READ_LIMIT, MAX_RESOURCE_BYTES
@@ -23,7 +23,7 @@ from .folder import file_kind, require_count, require_str, resolve_skill_folder
 # The bytes read from the OS per read() call when loading a resource; only a buffer size, not a bound.
 _READ_CHUNK = 1024 * 1024
 
-_DRIVE = re.compile(r"[A-Za-z]:")
+_DRIVE = programs.compile(r"[A-Za-z]:")
 _EXAMPLE = "use a path relative to the skill folder, such as SKILL.md or references/x.md"
 
 

@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from ..core import programs
 from ..core import security_codes
 from ..core.limits import SECURITY_WINDOW_CHARS
 from ..core.model import INFORMATION, Diagnostic
@@ -34,10 +35,10 @@ from .secrets import UPLOADS
 from .text import Text
 
 _THROUGHOUT_MENTIONS = 3  # a site addressed fewer times than this is not what the skill is about
-_URL_HOST = re.compile(r"(?:https?|wss?)://([a-z0-9][a-z0-9.-]{0,252})")
+_URL_HOST = programs.compile(r"(?:https?|wss?)://([a-z0-9][a-z0-9.-]{0,252})")
 # what an upload sends to when no URL is written on its command: a shell variable or a Python/JS name
-_SHELL_TARGET = re.compile(r"[\"']?\$\{?([A-Za-z_]\w{0,63})")
-_CALL_TARGET = re.compile(
+_SHELL_TARGET = programs.compile(r"[\"']?\$\{?([A-Za-z_]\w{0,63})")
+_CALL_TARGET = programs.compile(
     r"\.(?:post|put|patch|request)\([ \t]*(?:[\"'](?:post|put|patch)[\"'][ \t]*,[ \t]*)?([A-Za-z_]\w{0,63})[ \t]*[,)]"
 )
 

@@ -21,11 +21,11 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
 
+from ..core import programs
 from ..core import security_codes
 from ..core.model import Diagnostic
 from ..document.markdown_spans import code_spans, fenced_lines
@@ -36,10 +36,10 @@ _ZERO_WIDTH = "\u200b-\u200d\u2060-\u2064\ufeff\u180e"
 _TAGS = "\U000e0000-\U000e007f"
 _SELECTORS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
 # one run of hidden characters of any of the kinds (a single character class: linear)
-_HIDDEN_RUN = re.compile(f"[{_BIDI}{_ZERO_WIDTH}{_TAGS}]+")
-_SELECTOR_RUN = re.compile(f"[{_SELECTORS}]{{2,}}")
+_HIDDEN_RUN = programs.compile(f"[{_BIDI}{_ZERO_WIDTH}{_TAGS}]+")
+_SELECTOR_RUN = programs.compile(f"[{_SELECTORS}]{{2,}}")
 # runs of Cyrillic, Greek or Coptic letters; one touching an ASCII letter makes a mixed-script word
-_LOOKALIKE_RUN = re.compile("[\u0370-\u03ff\u0400-\u052f\u2c80-\u2cff]+")
+_LOOKALIKE_RUN = programs.compile("[\u0370-\u03ff\u0400-\u052f\u2c80-\u2cff]+")
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _BLACK_FLAG = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"

@@ -9,9 +9,9 @@ such text as an attack or an example ("watch for injections such as ...") is lef
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ..core import programs
 from ..core import security_codes
 from ..core.limits import SECURITY_WINDOW_CHARS
 from ..core.model import Diagnostic
@@ -102,26 +102,26 @@ _PATTERNS = tuple((what, Expression("|".join(alternatives))) for what, alternati
 # after "do not tell the user": a quotation or "to ..." is a step the model should take itself rather than
 # hand to the user ("do not tell the user to register the URI; do it"), not something hidden from them;
 # "about each ..." is how often to narrate the work ("don't tell the user about each tool call as you make it")
-_DELEGATED = re.compile(
+_DELEGATED = programs.compile(
     rf"[ \t*_]*(?:[\"'“‘]|to\b|that{_S}(?:they|you){_S}(?:should|must|need)|about{_S}(?:each|every)\b)"
 )
 _HIDE = _KINDS[1][0]
 # later in the sentence, a step held back only until a condition holds ("do not show the user the tour until
 # validation passes"): shown later, not hidden
-_DEFERRED = re.compile(rf"[^.!?\n]{{0,200}}?{_S}(?:until|before|unless){_S}")
+_DEFERRED = programs.compile(rf"[^.!?\n]{{0,200}}?{_S}(?:until|before|unless){_S}")
 # a command-line option on the line before the match (`--force`, `-y`), then a comment or table cell
 # describing it: "`--yes` | Skip confirmation prompts", "delete NAME --force  # skip confirmation". The flag
 # skips that tool's own prompt; it is not the skill telling the model to skip the user's
-_FLAG_THEN_DESCRIPTION = re.compile(r"(?:^|[\s`(|/,])--?[a-z][\w-]*[^\n]{0,200}?[#|][^#|]{0,40}$")
+_FLAG_THEN_DESCRIPTION = programs.compile(r"(?:^|[\s`(|/,])--?[a-z][\w-]*[^\n]{0,200}?[#|][^#|]{0,40}$")
 # a clause whose subject is the agent, a tool or a mode in the third person describes what it does ("AI acts
 # without asking for confirmation", "agents skip confirmations for read-only tools"); the instruction shape
 # is an imperative, with no subject or `you`
 _THIRD_PERSON = frozenset(
     "ai it they agents agent model models assistant autopilot mode tool tools server users which".split()
 )
-_CLAUSE_BREAK = re.compile(r"[.!?:;|]\s|^\s*(?:[-*+]|\d+[.)])\s+|\*\*")
+_CLAUSE_BREAK = programs.compile(r"[.!?:;|]\s|^\s*(?:[-*+]|\d+[.)])\s+|\*\*")
 # a shell alias offers a command to the user, who types it or not; it runs nothing (`alias x='claude --...'`)
-_ALIAS = re.compile(r"(?:^|[\s;])alias[ \t]+[\w.-]+=[\"']")
+_ALIAS = programs.compile(r"(?:^|[\s;])alias[ \t]+[\w.-]+=[\"']")
 _QUOTES = {"\"": "\"", "'": "'", "“": "”", "‘": "’"}
 
 

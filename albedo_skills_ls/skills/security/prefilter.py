@@ -31,6 +31,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ..core import programs
+
 try:  # CPython's own parser for `re`; if a later Python moves it, every expression simply always runs
     from re import _constants as _sre
     from re import _parser as _parse
@@ -65,7 +67,7 @@ class Expression:
     @property
     def compiled(self) -> re.Pattern[Any]:
         if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
+            self._compiled = programs.compile(self.pattern, self.flags)
         return self._compiled
 
     @property

@@ -14,11 +14,11 @@ place a value moves is read once, and values are followed from a work list: line
 from __future__ import annotations
 
 import ast
-import re
 import time
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from ..core import programs
 from ..core.limits import MAX_PYTHON_AST_NODES, MAX_PYTHON_FLOW_SECONDS
 from .secret_names import SECRET_PATH, secret_name, token_command
 from .text import Text, shown
@@ -40,8 +40,8 @@ _RUNS = frozenset({"system", "popen", "run", "call", "check_call", "check_output
                    "execv", "execve", "execl", "execlp", "execvp", "spawnv", "spawnl"})
 _RUN_MODULES = frozenset({"subprocess", "os"})
 _KEY_ARGUMENTS = frozenset({"headers", "auth", "params", "url", "cookies"})  # where a service's key is expected
-_NETWORK_TOOLS = re.compile(r"(?:^|\s)(?:curl|wget|nc|ncat|netcat|invoke-webrequest|iwr)(?:\s|$)")
-_KEY_FLAGS = re.compile(r"(?:^|\s)(?:-h|--header|-u|--user)(?:\s|$)|authorization|bearer")
+_NETWORK_TOOLS = programs.compile(r"(?:^|\s)(?:curl|wget|nc|ncat|netcat|invoke-webrequest|iwr)(?:\s|$)")
+_KEY_FLAGS = programs.compile(r"(?:^|\s)(?:-h|--header|-u|--user)(?:\s|$)|authorization|bearer")
 _ENCODINGS = frozenset({"b64encode", "urlsafe_b64encode", "b32encode", "b85encode", "hexlify", "a85encode",
                         "encodebytes", "hex"})
 

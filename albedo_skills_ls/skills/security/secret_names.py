@@ -5,14 +5,15 @@ takes `NOT_THE_SECRET` from here."""
 
 from __future__ import annotations
 
-import re
+
+from ..core import programs
 
 SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY",
                 "CREDENTIAL")
 # a name ending so holds where a secret is or what it is called, not the secret
 NOT_THE_SECRET = ("_FILE", "_PATH", "_DIR", "_URL", "_NAME", "_ENV", "_ID")
 # a credential file or store named in a string (lower-cased), as secrets.py names them
-SECRET_PATH = re.compile(
+SECRET_PATH = programs.compile(
     r"\.ssh/(?:id_[a-z0-9_]+|identity)(?![\w.])|\.ssh/?$|\.aws/credentials|\.config/gcloud|"
     r"application_default_credentials\.json|\.kube/config|\.docker/config\.json|\.netrc|\.git-credentials|"
     r"\.pypirc|\.npmrc|\.gnupg|login data|logins\.json|key[34]\.db|cookies\.binarycookies|library/keychains|"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..core import programs
 from ..core import security_codes
 from ..core.limits import SECURITY_WINDOW_CHARS
 from ..core.model import INFORMATION, Diagnostic
@@ -50,7 +51,7 @@ _ENV_DUMP = Expression(
 _SECRET_NAME = (
     r"[A-Z0-9_]{0,64}(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]{0,64}"
 )
-_UPPER_NAME = re.compile(r"[A-Z0-9_]+")
+_UPPER_NAME = programs.compile(r"[A-Z0-9_]+")
 _SECRET_VARIABLE = Expression(
     rf"\$\{{?{_SECRET_NAME}\b|\$env:{_SECRET_NAME}\b|os\.environ(?:\.get)?[\[(][ \t]*[\"']{_SECRET_NAME}[\"']|"
     rf"os\.getenv\([ \t]*[\"']{_SECRET_NAME}[\"']|process\.env\.{_SECRET_NAME}\b|"

@@ -25,14 +25,15 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from ..core.limits import MAX_SENTENCE_CHARS
+from ..core import programs
 from .text import Text
 
 _MARKDOWN = (".md", ".markdown", ".mdx")
 
 
 class Lazy:
-    """A regular expression compiled on its first use: a start that reads no prose does not pay for it (these
-    expressions cost milliseconds to compile)."""
+    """A regular expression compiled on its first use (from its program, programs.py): a start that reads no
+    prose does not pay for it."""
 
     __slots__ = ("pattern", "_compiled")
 
@@ -42,7 +43,7 @@ class Lazy:
 
     def __getattr__(self, name: str) -> Any:
         if self._compiled is None:
-            self._compiled = re.compile(self.pattern)
+            self._compiled = programs.compile(self.pattern)
         return getattr(self._compiled, name)
 
 

@@ -20,11 +20,11 @@ over the lines with plain string searches, linear in the text.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from typing import Callable, NamedTuple
 
 from ..core import codes, security_codes
+from ..core import programs
 from ..core.limits import MAX_SECURITY_FINDINGS_PER_FILE
 from ..core.model import Diagnostic, Range
 
@@ -36,7 +36,7 @@ MARKER = "albedo-skills-ignore"
 COMMENT_OPENERS = ("<!--", "#", "//", "/*", "--", ";", "%", "::", "REM", "rem", "'")
 # What may close the comment after the reason: removed from the reason's end.
 COMMENT_CLOSERS = ("-->", "*/")
-_CODE_WORD = re.compile(r"[A-Za-z0-9_-]+")  # one character class: linear, nothing to backtrack into
+_CODE_WORD = programs.compile(r"[A-Za-z0-9_-]+")  # one character class: linear, nothing to backtrack into
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 FENCES = ("```", "~~~")
 

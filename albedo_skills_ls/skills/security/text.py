@@ -22,6 +22,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from typing import Literal
 
+from ..core import programs
 from ..core.limits import SECURITY_WINDOW_CHARS
 from ..core.model import Range
 from ..document.markdown_spans import fenced_blocks
@@ -46,7 +47,7 @@ _WARNING_WORDS = Expression(
 
 _CONTINUATION = Expression(r"[\\`]\r?\n")
 # a Markdown list item, and how far up its lead line is looked for (a list of what not to do, text.warned)
-_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
+_LIST_ITEM = programs.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
 _LIST_LEAD_LINES = 40
 
 

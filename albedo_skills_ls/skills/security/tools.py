@@ -9,9 +9,9 @@ tool's name stands there in a way that could grant it (its reasoning says why th
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ..core import programs
 from ..core import security_codes
 from ..document.frontmatter import closing_start, opening_end, split_and_parse
 from ..core.model import Diagnostic
@@ -20,7 +20,7 @@ from .text import Text
 
 _SHELL_TOOLS = frozenset({"bash", "shell", "powershell", "run_shell_command", "terminal", "sh", "zsh", "cmd"})
 _WILDCARDS = frozenset({"", "*", "*:*", ":*", "**"})
-_TOOL = re.compile(r"[^\s,()\"']+(?:\([^()\n]{0,256}\))?")  # a name, with its pattern in parentheses if any
+_TOOL = programs.compile(r"[^\s,()\"']+(?:\([^()\n]{0,256}\))?")  # a name, with its pattern in parentheses if any
 
 
 def _broad(tool: str) -> bool:
@@ -30,8 +30,8 @@ def _broad(tool: str) -> bool:
 
 # A shell tool's name as a whole word (looser than a tool token, which only whitespace, `,`, `(`, `)` and
 # quotes end: a looser test only parses more), and the one-line `(pattern)` a token may carry
-_SHELL_NAME = re.compile(r"(?<![a-z0-9_])(?:" + "|".join(sorted(_SHELL_TOOLS)) + r")(?![a-z0-9_])")
-_PATTERN = re.compile(r"\(([^()\n]{0,256})\)")
+_SHELL_NAME = programs.compile(r"(?<![a-z0-9_])(?:" + "|".join(sorted(_SHELL_TOOLS)) + r")(?![a-z0-9_])")
+_PATTERN = programs.compile(r"\(([^()\n]{0,256})\)")
 
 
 def _may_grant(text: Text) -> bool:
