@@ -4,7 +4,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from albedo_skills_ls.skills.document.frontmatter import lines_of
-from albedo_skills_ls.skills.document.markdown_spans import fenced_lines, prose_lines, prose_lines_holding
+from albedo_skills_ls.skills.document.markdown_spans import (
+    _fence_after,
+    fenced_blocks,
+    fenced_lines,
+    prose_lines,
+    prose_lines_holding,
+)
 
 DOC = [
     "intro [a](b.md)\n",  # 0 prose
@@ -48,3 +54,26 @@ def test_the_lines_found_by_searching_the_text_are_the_prose_lines_holding_a_nee
     offset = len("".join(lines[:first]))
     expected = [(number, line) for number, line in prose_lines(lines, first) if "[" in line or "/" in line]
     assert list(prose_lines_holding(text, offset, first, "[/")) == expected
+
+
+
+def blocks_line_by_line(lines, start):
+    """fenced_blocks as the state machine run over every line (the reference)."""
+    blocks, fence, opened = [], None, 0
+    for number in range(start, len(lines)):
+        before = fence
+        fence, _prose = _fence_after(fence, lines[number].rstrip("\r\n"))
+        if before is None and fence is not None:
+            opened = number
+        elif before is not None and fence is None:
+            blocks.append((opened, number))
+    return blocks + ([(opened, len(lines) - 1)] if fence is not None else [])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12), st.integers(0, 12), st.booleans())
+def test_the_blocks_found_from_the_fence_lines_are_those_of_every_line(pieces, first, final_break):
+    # fenced_blocks looks only at the lines holding a fence run: no other line opens or closes a fence
+    lines = lines_of("\n".join(pieces) + ("\n" if final_break else ""))
+    first = min(first, len(lines))
+    assert fenced_blocks(lines, first) == blocks_line_by_line(lines, first)

@@ -113,11 +113,13 @@ def _add_lines_holding(text: str, offset: int, limit: int, strings: Iterable[str
 
 def fenced_blocks(lines: list[str], start: int = 0) -> list[tuple[int, int]]:
     """(first line, last line) of every fenced code block from `start`, its fence lines included; a fence
-    left open runs to the last line."""
+    left open runs to the last line. Only a line holding a fence run can open or close a fence
+    (`_fence_after`): the others are passed over without a call."""
     blocks: list[tuple[int, int]] = []
     fence: str | None = None
     opened = 0
-    for number in range(start, len(lines)):
+    runs = [number for number in range(start, len(lines)) if "```" in lines[number] or "~~~" in lines[number]]
+    for number in runs:
         before = fence
         fence, _prose = _fence_after(fence, lines[number].rstrip("\r\n"))
         if before is None and fence is not None:

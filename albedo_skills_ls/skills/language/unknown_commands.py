@@ -27,7 +27,7 @@ from ..core import codes
 from ..core.limits import COMMAND_TYPO_EDITS, MAX_NAME_CHARS, MIN_TYPO_COMMAND_CHARS
 from ..core.model import Catalog, Diagnostic, Range
 from ..document.frontmatter import lines_of
-from ..document.markdown_spans import prose_lines
+from ..document.markdown_spans import prose_lines_holding
 from ..document.skill_file import SKILL_FILE
 from .command_tokens import SKILL_FORM, Token, line_commands
 from .mention_scan import frontmatter_lines
@@ -143,12 +143,12 @@ def _message(commands: Commands, token: Token, near: tuple[str, ...]) -> str:
 def check_text(commands: Commands, path: str, text: str, *, skip_frontmatter: bool = False) -> list[Unknown]:
     """Every `command-unknown` of one file's text, markers applied. `skip_frontmatter`: a `SKILL.md`, whose
     frontmatter is data (its description names no command for the model to run)."""
-    lines = lines_of(text)
-    skip = frontmatter_lines(lines) if skip_frontmatter else range(0)
+    skip = frontmatter_lines(lines_of(text)) if skip_frontmatter else range(0)
     known: dict[tuple[str, bool], tuple[str, ...]] = {}
     found: list[Unknown] = []
-    for number, line in prose_lines(lines):
-        if "/" not in line or number in skip:
+    # only the prose lines holding a `/`, found by searching the text (most lines hold none)
+    for number, line in prose_lines_holding(text, 0, 0, "/"):
+        if number in skip:
             continue
         for command in line_commands(line):
             if command.kind == "code":
