@@ -63,16 +63,19 @@ def completion_builder(tree: generate.Tree, capabilities: dict = CLIENT_CAPABILI
         timed: list[tuple[str, Callable[[], Any]]] = []
         try:
             from albedo_skills_ls.lsp import chat
-            from albedo_skills_ls.lsp.dispatch import open_document
 
-            document = open_document(server, uri)
-            if len(completion_items_of(chat.completion_items(server, document, position))) == len(items):
-                timed.append(("`lsp.chat.completion_items` (the item list)", lambda: chat.completion_items(server, document, position)))
-                places = [position, types.Position(line=1, character=1)]
+            answering = server.request()  # what the dispatcher hands an answer
+            document = answering.buffers.at_uri(uri)
+            if len(completion_items_of(chat.completion_items(answering, document, request))) == len(items):
+                timed.append(("`lsp.chat.completion_items` (the item list)",
+                              lambda: chat.completion_items(answering, document, request)))
+                elsewhere = types.CompletionParams(text_document=request.text_document,
+                                                   position=types.Position(line=1, character=1))
+                places = [request, elsewhere]
 
                 def elsewhere_each_time() -> Any:
                     places.reverse()
-                    return chat.completion_items(server, document, places[0])
+                    return chat.completion_items(answering, document, places[0])
 
                 timed.append(("`lsp.chat.completion_items`, each time at another place (new edit range)", elsewhere_each_time))
         except Exception as exc:  # the module moved: the handler row still stands

@@ -13,9 +13,8 @@ from lsprotocol import types
 from ..skills.authoring.fixes import Fix, command_fixes, quick_fixes
 from ..skills.language.unknown_commands import check_text
 from .convert import LineSource, to_lsp_diagnostic
-from .dispatch import by_kind, isolated
 from .documents import OpenDocument
-from .server import AlbedoLanguageServer
+from .request import Request
 
 QUICK_FIX = types.CodeActionKind.QuickFix
 
@@ -31,8 +30,8 @@ def _wants_quick_fixes(only: list[str] | None) -> bool:
     return not only or any(kind == QUICK_FIX or QUICK_FIX.startswith(f"{kind}.") for kind in only)
 
 
-def _workspace_edit(ls: AlbedoLanguageServer, document: OpenDocument, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
-    if ls.client.versioned_edits:
+def _workspace_edit(request: Request, document: OpenDocument, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
+    if request.client.versioned_edits:
         return types.WorkspaceEdit(
             document_changes=[
                 types.TextDocumentEdit(
@@ -46,32 +45,34 @@ def _workspace_edit(ls: AlbedoLanguageServer, document: OpenDocument, edits: lis
     return types.WorkspaceEdit(changes={document.uri: edits})
 
 
-def fixes_of(ls: AlbedoLanguageServer, document: OpenDocument) -> list[Fix]:
+def fixes_of(request: Request, document: OpenDocument) -> list[Fix]:
     """A `SKILL.md`'s quick fixes, or a chat buffer's or an instruction file's (its `command-unknown`), against
     the catalog serving it."""
     assert document.path is not None
-    catalog = ls.workspaces.session_for(document.path).snapshot
-    commands = ls.findings.command_findings.commands(catalog)
+    catalog = request.workspaces.session_for(document.path).snapshot
+    commands = request.findings.command_findings.commands(catalog)
     if document.kind == "skill":
         return quick_fixes(document.path, document.text, commands)
     return command_fixes(check_text(commands, document.path, document.text))
 
 
 def code_actions(
-    ls: AlbedoLanguageServer, document: OpenDocument, params: types.CodeActionParams
+    request: Request, document: OpenDocument, params: types.CodeActionParams
 ) -> list[types.CodeAction]:
+    if not _wants_quick_fixes(params.context.only):
+        return []
     source = document.source
     sent = list(params.context.diagnostics)
     actions = []
-    for fix in fixes_of(ls, document):
-        diagnostic = to_lsp_diagnostic(fix.diagnostic, source, ls.encoding, LineSource)
+    for fix in fixes_of(request, document):
+        diagnostic = to_lsp_diagnostic(fix.diagnostic, source, request.encoding, LineSource)
         matched = next(
             (d for d in sent if str(d.code) == fix.diagnostic.code and d.range == diagnostic.range), None
         )
         if matched is None and not _touches(diagnostic.range, params.range):
             continue
         edits = [
-            types.TextEdit(range=document.to_lsp(edit.range, ls.encoding), new_text=edit.new_text)
+            types.TextEdit(range=document.to_lsp(edit.range, request.encoding), new_text=edit.new_text)
             for edit in fix.edits
         ]
         actions.append(
@@ -80,21 +81,7 @@ def code_actions(
                 kind=QUICK_FIX,
                 diagnostics=[matched or diagnostic],
                 is_preferred=fix.preferred,
-                edit=_workspace_edit(ls, document, edits),
+                edit=_workspace_edit(request, document, edits),
             )
         )
     return actions
-
-
-def register(server: AlbedoLanguageServer) -> None:
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[QUICK_FIX], resolve_provider=False)
-    )
-    @isolated
-    def code_action(ls: AlbedoLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        if not _wants_quick_fixes(params.context.only):
-            return []
-        def answer(document: OpenDocument) -> list[types.CodeAction]:
-            return code_actions(ls, document, params)
-
-        return by_kind(ls, params.text_document.uri, [], skill=answer, chat=answer, instructions=answer)

@@ -1,37 +1,19 @@
 """The assembly: the server core with every feature registered on it.
 
-The one module that imports both layers. The core (`server`, `documents`, `client`, `convert`, `settings`)
-imports no feature; each feature module imports the core and exposes `register(server)`. A new feature
-module is added to `FEATURES` here, and nowhere else.
+The one module that imports both layers. The core (`server`, `dispatch`, `request`, `documents`, `client`,
+`convert`, `settings`) imports no feature. The server core's own methods are registered by `lifecycle`,
+`diagnostics` and `commands`; every editor feature is an entry of `methods.METHODS`, registered through the
+dispatcher. A new feature is an entry there, and nowhere else.
 """
 
 from __future__ import annotations
 
-from . import (
-    actions,
-    commands,
-    completion,
-    diagnostics,
-    find_references,
-    folding,
-    hover,
-    inlay_hints,
-    lens,
-    lifecycle,
-    links,
-    pygls_internals,
-    rename,
-    selection_ranges,
-    symbols,
-    workspace_symbols,
-)
+from . import commands, diagnostics, dispatch, lifecycle, pygls_internals
+from .methods import METHODS
 from .server import AlbedoLanguageServer
 
 # `lifecycle` first: it answers `initialize`, where the client's features are read before anything else
-# The editing features after `symbols` register at `initialize`, only for clients that declare them.
-FEATURES = (lifecycle, diagnostics, commands, completion, hover, actions, links, symbols) + (
-    find_references, rename, workspace_symbols, lens, inlay_hints, folding, selection_ranges
-)
+CORE = (lifecycle, diagnostics, commands)
 
 
 def create_server() -> AlbedoLanguageServer:
@@ -39,7 +21,8 @@ def create_server() -> AlbedoLanguageServer:
     (`PyglsInternalsMissing`) when the installed pygls lacks an internal the server relies on."""
     server = AlbedoLanguageServer()
     pygls_internals.check(server)
-    for feature in FEATURES:
-        feature.register(server)
+    for module in CORE:
+        module.register(server)
+    dispatch.register(server, METHODS)
     server.forward_logs()
     return server

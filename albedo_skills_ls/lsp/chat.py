@@ -11,7 +11,6 @@ What a `/command` is, and what it names, is decided by the engine (`skills/langu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
 
 import attrs
 from lsprotocol import types
@@ -25,24 +24,25 @@ from .client import ClientFeatures
 from .convert import LineSource, to_lsp_range
 from .documents import OpenDocument
 from .markup import as_is, fits_typed, markup
-from .server import AlbedoLanguageServer
+from .request import Request
 from .uris import path_to_uri
 
 
-def catalog_for(ls: AlbedoLanguageServer, document: OpenDocument) -> Catalog:
-    return ls.workspaces.session_for(document.path).snapshot
+def catalog_for(request: Request, document: OpenDocument) -> Catalog:
+    return request.workspaces.session_for(document.path).snapshot
 
 
 def completion_items(
-    ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position
+    request: Request, document: OpenDocument, params: types.CompletionParams
 ) -> types.CompletionList | list[types.CompletionItem]:
     """The commands (or a command's argument values) that fit what is typed, each replacing it."""
-    character = document.character(position, ls.encoding)
+    position = params.position
+    character = document.character(position, request.encoding)
     typing = slash.typing_at(document.text, position.line, character)
     if typing is None:
         return []
-    catalog = catalog_for(ls, document)
-    edit_range = document.to_lsp(typing.replace, ls.encoding)
+    catalog = catalog_for(request, document)
+    edit_range = document.to_lsp(typing.replace, request.encoding)
     if typing.kind == "argument":
         entry = slash.entry_for(catalog, typing.command)
         if entry is None:
@@ -53,21 +53,21 @@ def completion_items(
                 kind=types.CompletionItemKind.EnumMember,
                 detail=f"argument of {entry.command}",
                 sort_text=f"{index:04d}",
-                insert_text_mode=as_is(ls.client),
+                insert_text_mode=as_is(request.client),
             )
             for index, value in enumerate(slash.argument_values(entry))
             if fits_typed(value, typing.prefix)
         ]
-        return _replacing(ls, items, edit_range)
+        return _replacing(request, items, edit_range)
     typed = "/" + typing.prefix
-    commands = _commands(ls, catalog)
+    commands = _commands(request, catalog)
     if commands.last is not None and commands.last[:2] == (typed, edit_range):  # a re-trigger at the same place
         return commands.last[2]
     if typing.prefix:
         fitting = [item for item in commands.items if fits_typed(item.label, typed)]
     else:  # every command starts with `/`: after a bare `/`, all of them fit
         fitting = list(commands.items)
-    answer = _replacing(ls, fitting, edit_range, commands.fields)
+    answer = _replacing(request, fitting, edit_range, commands.fields)
     commands.last = (typed, edit_range, answer)
     return answer
 
@@ -81,7 +81,7 @@ def fields_of(item: types.CompletionItem) -> ItemFields:
 
 
 def _replacing(
-    ls: AlbedoLanguageServer,
+    request: Request,
     items: list[types.CompletionItem],
     edit_range: types.Range,
     fields: dict[str, ItemFields] | None = None,
@@ -96,7 +96,7 @@ def _replacing(
     """
     if not items:
         return []
-    if ls.client.completion_default_range:
+    if request.client.completion_default_range:
         return types.CompletionList(
             is_incomplete=False, items=items, item_defaults=types.CompletionItemDefaults(edit_range=edit_range)
         )
@@ -135,59 +135,59 @@ class _Commands:
     fields: dict[str, ItemFields] | None = None
 
 
-def _commands(ls: AlbedoLanguageServer, catalog: Catalog) -> _Commands:
-    """Every command of `catalog` as an item without a range, built once per snapshot."""
-    cached = _command_cache.get(ls)
-    if cached is not None and cached.catalog is catalog and cached.client is ls.client:
+def _commands(request: Request, catalog: Catalog) -> _Commands:
+    """Every command of `catalog` as an item without a range, built once per snapshot and client.
+
+    A client asks at every `/`, each time at another place, and building ~130 lsprotocol items (each field
+    validated) takes 0.5-1 ms at 128 skills (benchmarks/). The cached items carry no range, so the place does
+    not matter; another snapshot rebuilds them. One entry per server (its `FeatureMemory`), so it never grows.
+    Nothing mutates the items once built (`_with_edit` copies them)."""
+    cached = request.memory.chat_commands
+    if cached is not None and cached.catalog is catalog and cached.client is request.client:
         return cached
     items = tuple(
         types.CompletionItem(
             label=entry.command,
             kind=types.CompletionItemKind.Keyword if entry.kind == "builtin" else types.CompletionItemKind.Function,
             detail=slash.detail_of(entry),
-            documentation=markup(ls.client, entry.description, "completion"),
+            documentation=markup(request.client, entry.description, "completion"),
             sort_text=f"{index:04d}",
-            insert_text_mode=as_is(ls.client),
+            insert_text_mode=as_is(request.client),
         )
         for index, entry in enumerate(command_entries(catalog))  # built-ins first, then catalog order
     )
-    fields = None if ls.client.completion_default_range else {item.label: fields_of(item) for item in items}
-    cached = _command_cache[ls] = _Commands(catalog, ls.client, items, fields=fields)
+    fields = None if request.client.completion_default_range else {item.label: fields_of(item) for item in items}
+    cached = request.memory.chat_commands = _Commands(catalog, request.client, items, fields=fields)
     return cached
 
 
-# A client asks at every `/`, each time at another place, and building ~130 lsprotocol items (each field
-# validated) takes 0.5-1 ms at 128 skills (benchmarks/). The cached items carry no range, so the place does
-# not matter; another snapshot rebuilds them. One entry per server, so it never grows. Nothing mutates the
-# items once built (`_with_edit` copies them).
-_command_cache: WeakKeyDictionary[AlbedoLanguageServer, _Commands] = WeakKeyDictionary()
-
-
-def hover(ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position) -> types.Hover | None:
-    use = slash.use_at(document.text, position.line, document.character(position, ls.encoding))
+def hover(request: Request, document: OpenDocument, params: types.HoverParams) -> types.Hover | None:
+    position = params.position
+    use = slash.use_at(document.text, position.line, document.character(position, request.encoding))
     if use is None:
         return None
-    entry = slash.entry_for(catalog_for(ls, document), use.command)
+    entry = slash.entry_for(catalog_for(request, document), use.command)
     if entry is None:
         return None
     return types.Hover(
-        contents=markup(ls.client, slash.describe(entry), "hover"),
-        range=document.to_lsp(use.range, ls.encoding),
+        contents=markup(request.client, slash.describe(entry), "hover"),
+        range=document.to_lsp(use.range, request.encoding),
     )
 
 
 def definition(
-    ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position
+    request: Request, document: OpenDocument, params: types.DefinitionParams
 ) -> types.Location | None:
     """A skill's `/command` opens its `SKILL.md` at the `name` value (built-ins have no source)."""
-    use = slash.use_at(document.text, position.line, document.character(position, ls.encoding))
+    position = params.position
+    use = slash.use_at(document.text, position.line, document.character(position, request.encoding))
     if use is None:
         return None
-    entry = slash.entry_for(catalog_for(ls, document), use.command)
+    entry = slash.entry_for(catalog_for(request, document), use.command)
     if entry is None or entry.path is None:  # built-ins have no source
         return None
     path = entry.path
-    opened = ls.buffers().text(path)
+    opened = request.buffers.text(path)
     text = opened[0] if opened else read_skill_text(path)
     where = name_range(text, path) if text is not None else FILE_START
-    return types.Location(uri=path_to_uri(path), range=to_lsp_range(where, LineSource(path, text), ls.encoding))
+    return types.Location(uri=path_to_uri(path), range=to_lsp_range(where, LineSource(path, text), request.encoding))

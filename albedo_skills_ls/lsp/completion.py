@@ -17,12 +17,10 @@ from lsprotocol import types
 
 from ..skills.authoring.completion import complete_frontmatter
 from ..skills.authoring.fields import folder_name_of
-from . import chat
 from ..skills.document.frontmatter import lines_of
-from .dispatch import by_kind, isolated
 from .documents import OpenDocument
 from .markup import as_is, fits_typed, markup
-from .server import AlbedoLanguageServer
+from .request import Request
 
 TRIGGER_CHARACTERS = ["/"]
 
@@ -35,16 +33,17 @@ _KINDS = {
 
 
 def skill_items(
-    ls: AlbedoLanguageServer, document: OpenDocument, position: types.Position
+    request: Request, document: OpenDocument, params: types.CompletionParams
 ) -> list[types.CompletionItem]:
+    position = params.position
     assert document.path is not None
     suggestions = complete_frontmatter(
         document.text,
         position.line,
-        document.character(position, ls.encoding),
+        document.character(position, request.encoding),
         folder_name_of(document.path),
     )
-    snippets = ls.client.snippets
+    snippets = request.client.snippets
     lines = lines_of(document.text)
     items = []
     for index, suggestion in enumerate(suggestions):
@@ -59,30 +58,15 @@ def skill_items(
                 label=suggestion.label,
                 kind=_KINDS[suggestion.kind],
                 detail=suggestion.detail or None,
-                documentation=markup(ls.client, suggestion.documentation, "completion"),
+                documentation=markup(request.client, suggestion.documentation, "completion"),
                 text_edit=types.TextEdit(
-                    range=document.to_lsp(where, ls.encoding),
+                    range=document.to_lsp(where, request.encoding),
                     new_text=suggestion.snippet if snippets else suggestion.text,
                 ),
                 insert_text_format=types.InsertTextFormat.Snippet if snippets else types.InsertTextFormat.PlainText,
                 filter_text=filter_text,
                 sort_text=f"{index:04d}",
-                insert_text_mode=as_is(ls.client),
+                insert_text_mode=as_is(request.client),
             )
         )
     return items
-
-
-def register(server: AlbedoLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS))
-    @isolated
-    def completion(
-        ls: AlbedoLanguageServer, params: types.CompletionParams
-    ) -> types.CompletionList | list[types.CompletionItem]:
-        return by_kind(
-            ls,
-            params.text_document.uri,
-            [],
-            skill=lambda document: skill_items(ls, document, params.position),
-            chat=lambda document: chat.completion_items(ls, document, params.position),
-        )

@@ -9,17 +9,16 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..skills.authoring.folding import folding_ranges
-from .dispatch import offer
 from .documents import OpenDocument
-from .server import AlbedoLanguageServer
+from .request import Request
 
 _KINDS = {"frontmatter": types.FoldingRangeKind.Region, "section": types.FoldingRangeKind.Region}
 
 
-def register(server: AlbedoLanguageServer) -> None:
-    @offer(server, types.TEXT_DOCUMENT_FOLDING_RANGE, "folding")
-    def folding_range(ls: AlbedoLanguageServer, document: OpenDocument, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
-        return [
-            types.FoldingRange(start_line=fold.start_line, end_line=fold.end_line, kind=_KINDS[fold.kind])
-            for fold in folding_ranges(document.text)
-        ]
+def folding_range(
+    request: Request, document: OpenDocument, params: types.FoldingRangeParams
+) -> list[types.FoldingRange]:
+    return [
+        types.FoldingRange(start_line=fold.start_line, end_line=fold.end_line, kind=_KINDS[fold.kind])
+        for fold in folding_ranges(document.text)
+    ]

@@ -8,22 +8,19 @@ from lsprotocol import types
 
 from ..skills.authoring.agent_figures import description_hint, hint_position
 from .convert import to_client_character
-from .dispatch import offer
 from .documents import OpenDocument
-from .server import AlbedoLanguageServer
+from .request import Request
 from .skill_buffer import agent_figures, skill_buffer
 
 
-def register(server: AlbedoLanguageServer) -> None:
-    @offer(server, types.TEXT_DOCUMENT_INLAY_HINT, "inlay_hints", options=lambda client: types.InlayHintOptions(resolve_provider=False))
-    def inlay_hint(ls: AlbedoLanguageServer, document: OpenDocument, params: types.InlayHintParams) -> list[types.InlayHint] | None:
-        buffer = skill_buffer(document)
-        if buffer is None or buffer.parsed.description is None:
-            return None
-        where = hint_position(buffer.document.text, "description")
-        if where is None or not params.range.start.line <= where[0] <= params.range.end.line:
-            return []
-        line = buffer.document.line(where[0])
-        position = types.Position(line=where[0], character=to_client_character(line, where[1], ls.encoding))
-        label = description_hint(buffer.description_length, agent_figures(ls, buffer))
-        return [types.InlayHint(position=position, label=label, padding_left=True)]
+def inlay_hint(request: Request, document: OpenDocument, params: types.InlayHintParams) -> list[types.InlayHint] | None:
+    buffer = skill_buffer(document)
+    if buffer is None or buffer.parsed.description is None:
+        return None
+    where = hint_position(buffer.document.text, "description")
+    if where is None or not params.range.start.line <= where[0] <= params.range.end.line:
+        return []
+    line = buffer.document.line(where[0])
+    position = types.Position(line=where[0], character=to_client_character(line, where[1], request.encoding))
+    label = description_hint(buffer.description_length, agent_figures(request, buffer))
+    return [types.InlayHint(position=position, label=label, padding_left=True)]

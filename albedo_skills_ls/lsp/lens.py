@@ -13,34 +13,31 @@ from lsprotocol import types
 
 from ..skills.authoring.agent_figures import lens_title
 from ..skills.language.mentions import target_at
-from .dispatch import offer
 from .documents import OpenDocument
 from .find_references import mentions_of, uses
-from .server import AlbedoLanguageServer
+from .request import Request
 from .skill_buffer import agent_figures, skill_buffer
 
 SHOW_REFERENCES = "albedoSkills.showReferences"
 
 
-def register(server: AlbedoLanguageServer) -> None:
-    @offer(server, types.TEXT_DOCUMENT_CODE_LENS, "code_lens", options=lambda client: types.CodeLensOptions(resolve_provider=False))
-    def code_lens(ls: AlbedoLanguageServer, document: OpenDocument, params: types.CodeLensParams) -> list[types.CodeLens] | None:
-        buffer = skill_buffer(document)
-        if buffer is None or buffer.parsed.name_range is None:
-            return None
-        name = buffer.parsed.name
-        assert document.path is not None and name is not None
-        where = document.to_lsp(buffer.parsed.name_range, ls.encoding)
-        target = target_at(ls.workspaces.session_placing(document.path).snapshot, document.path, name)
-        count = len(uses(mentions_of(ls, ls.buffers(), target)))
-        title = f"used in {count} place{'s' if count != 1 else ''}"
-        lenses = [
-            types.CodeLens(
-                range=where,
-                command=types.Command(title=title, command=SHOW_REFERENCES, arguments=[document.uri, where.start]),
-            )
-        ]
-        figures = agent_figures(ls, buffer)
-        if figures is not None:
-            lenses.append(types.CodeLens(range=where, command=types.Command(title=lens_title(figures), command="")))
-        return lenses
+def code_lens(request: Request, document: OpenDocument, params: types.CodeLensParams) -> list[types.CodeLens] | None:
+    buffer = skill_buffer(document)
+    if buffer is None or buffer.parsed.name_range is None:
+        return None
+    name = buffer.parsed.name
+    assert document.path is not None and name is not None
+    where = document.to_lsp(buffer.parsed.name_range, request.encoding)
+    target = target_at(request.workspaces.session_placing(document.path).snapshot, document.path, name)
+    count = len(uses(mentions_of(request, target)))
+    title = f"used in {count} place{'s' if count != 1 else ''}"
+    lenses = [
+        types.CodeLens(
+            range=where,
+            command=types.Command(title=title, command=SHOW_REFERENCES, arguments=[document.uri, where.start]),
+        )
+    ]
+    figures = agent_figures(request, buffer)
+    if figures is not None:
+        lenses.append(types.CodeLens(range=where, command=types.Command(title=lens_title(figures), command="")))
+    return lenses

@@ -24,8 +24,8 @@ def register(server: AlbedoLanguageServer) -> None:
         ls.apply_settings(settings_module.parse(settings_module.section_of(params.initialization_options)))
         if ls.client.pull_diagnostics:
             enable_pull_diagnostics(ls)
-        for offer in ls.offered:  # each registers its handlers only if the client declares the feature
-            offer(ls)
+        for register_if_declared in ls.offered:  # the methods.py entries only the declaring clients are offered
+            register_if_declared(ls)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: AlbedoLanguageServer, params: types.InitializedParams) -> None:

@@ -6,8 +6,8 @@ diagnostics by its kind, `findings.py`), `delivered` (what the client holds, `de
 (`watchers.py`) and `client` (what the client can do, resolved once at `initialize`, `client.py`). This class
 connects them to pygls and decides when to compute: at `initialized`, on a debounced reload after file
 events, and on a short debounce after each keystroke in an open `SKILL.md`.
-It imports no feature module: features register their handlers on it (`register(server)` in each feature
-module) and `app.create_server()` assembles the two.
+It imports no feature module: the method table (`methods.py`) registers the features' answers on it, each
+called with a `Request` the dispatcher takes (`dispatch.py`), and `app.create_server()` assembles the two.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from .client_log import ClientLogHandler, set_client_level
 from .delivery import Converter, Delivered, Rendering
 from .findings import Findings
 from .pygls_internals import AlbedoProtocol
+from .request import FeatureMemory, Request
 from .settings import Settings
 from .watchers import Watchers
 from .workspaces import Workspaces
@@ -49,6 +50,7 @@ class AlbedoLanguageServer(LanguageServer):
         self.findings = Findings(self.workspaces, lambda: self.settings)
         self.delivered = Delivered()
         self.watchers = Watchers()
+        self.memory = FeatureMemory()  # what the editor features keep between requests (request.py)
         self._live_timers: dict[str, asyncio.TimerHandle] = {}
         self._reload_timer: asyncio.TimerHandle | None = None
         self._log_handler: ClientLogHandler | None = None
@@ -80,6 +82,14 @@ class AlbedoLanguageServer(LanguageServer):
         """The open documents as of now, each read from pygls's store at most once: taken when a publish or a
         request starts and handed down (the one place the store is read)."""
         return Buffers(self.workspace.text_documents, self.settings)
+
+    def request(self) -> Request:
+        """What a request's answer reads, taken once when the request starts (request.py)."""
+        return Request(self.buffers(), self.settings, self.client, self.workspaces, self.findings, self.memory,
+                       self._show_message)
+
+    def _show_message(self, kind: types.MessageType, message: str) -> None:
+        self.window_show_message(types.ShowMessageParams(type=kind, message=message))
 
     # --- reloads ---------------------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from ..skills.authoring.agent_figures import AgentFigures, figures_for
 from ..skills.authoring.fields import folder_name_of
 from ..skills.document.rules import ParsedSkill, check_document, description_length
 from .documents import OpenDocument
-from .server import AlbedoLanguageServer
+from .request import Request
 
 
 class SkillBuffer(NamedTuple):
@@ -29,10 +29,11 @@ def skill_buffer(document: OpenDocument | None) -> SkillBuffer | None:
     return SkillBuffer(document, parsed) if parsed.name else None
 
 
-def agent_figures(ls: AlbedoLanguageServer, buffer: SkillBuffer) -> AgentFigures | None:
+def agent_figures(request: Request, buffer: SkillBuffer) -> AgentFigures | None:
     """The chosen agents' figures for this file (`albedoSkills.hosts`), None when no agent is chosen."""
-    if not ls.settings.hosts or buffer.document.path is None:
+    if not request.settings.hosts or buffer.document.path is None:
         return None
-    session = ls.workspaces.session_for(buffer.document.path)
-    report = ls.findings.host_findings.report(session.workspace, ls.settings.home_folder(), ls.settings.hosts)
+    session = request.workspaces.session_for(buffer.document.path)
+    settings = request.settings
+    report = request.findings.host_findings.report(session.workspace, settings.home_folder(), settings.hosts)
     return figures_for(report, buffer.document.path, buffer.description_length)

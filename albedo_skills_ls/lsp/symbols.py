@@ -8,26 +8,25 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..skills.authoring.outline import OutlineItem, outline
-from .dispatch import by_kind, isolated
 from .documents import OpenDocument
-from .server import AlbedoLanguageServer
+from .request import Request
 
 _KINDS = {"field": types.SymbolKind.Property, "heading": types.SymbolKind.String}
 
 
-def _symbol(ls: AlbedoLanguageServer, document: OpenDocument, item: OutlineItem) -> types.DocumentSymbol:
+def _symbol(request: Request, document: OpenDocument, item: OutlineItem) -> types.DocumentSymbol:
     return types.DocumentSymbol(
         name=item.name,
         detail=item.detail or None,
         kind=_KINDS[item.kind],
-        range=document.to_lsp(item.range, ls.encoding),
-        selection_range=document.to_lsp(item.selection, ls.encoding),
-        children=[_symbol(ls, document, child) for child in item.children] or None,
+        range=document.to_lsp(item.range, request.encoding),
+        selection_range=document.to_lsp(item.selection, request.encoding),
+        children=[_symbol(request, document, child) for child in item.children] or None,
     )
 
 
 def _flat(
-    ls: AlbedoLanguageServer, document: OpenDocument, items: tuple | list, container: str | None = None
+    request: Request, document: OpenDocument, items: tuple | list, container: str | None = None
 ) -> list[types.SymbolInformation]:
     found = []
     for item in items:
@@ -35,29 +34,18 @@ def _flat(
             types.SymbolInformation(
                 name=item.name,
                 kind=_KINDS[item.kind],
-                location=types.Location(uri=document.uri, range=document.to_lsp(item.range, ls.encoding)),
+                location=types.Location(uri=document.uri, range=document.to_lsp(item.range, request.encoding)),
                 container_name=container,
             )
         )
-        found.extend(_flat(ls, document, item.children, item.name))
+        found.extend(_flat(request, document, item.children, item.name))
     return found
 
 
 def skill_symbols(
-    ls: AlbedoLanguageServer, document: OpenDocument
+    request: Request, document: OpenDocument, params: types.DocumentSymbolParams
 ) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
     items = outline(document.text, document.path or document.uri)
-    if ls.client.hierarchical_symbols:
-        return [_symbol(ls, document, item) for item in items]
-    return _flat(ls, document, items)
-
-
-def register(server: AlbedoLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    @isolated
-    def document_symbol(
-        ls: AlbedoLanguageServer, params: types.DocumentSymbolParams
-    ) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
-        return by_kind(
-            ls, params.text_document.uri, [], skill=lambda document: skill_symbols(ls, document), skill_needs_file=False
-        )
+    if request.client.hierarchical_symbols:
+        return [_symbol(request, document, item) for item in items]
+    return _flat(request, document, items)

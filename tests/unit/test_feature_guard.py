@@ -27,19 +27,3 @@ def test_protocol_errors_are_not_rewrapped():
 
 def test_results_pass_through():
     assert isolated(lambda ls, params: [1, 2])(None, None) == [1, 2]
-
-
-def test_an_offered_feature_is_named_by_its_switch_and_its_client_flag():
-    from types import SimpleNamespace
-
-    from albedo_skills_ls.lsp.dispatch import offer
-
-    server = SimpleNamespace(offered=[])
-    offer(server, "textDocument/foldingRange", "folding")(lambda ls, document, params: [])
-    assert len(server.offered) == 1  # registered at `initialize`, once the client's features are known
-    with pytest.raises(ValueError, match="'foldng' must name a field of Settings"):
-        offer(server, "textDocument/foldingRange", "foldng")
-    with pytest.raises(ValueError, match="'prepare_rename' must name a field of Settings"):
-        offer(server, "textDocument/prepareRename", "prepare_rename")  # a client flag with no switch of its own
-    offer(server, "workspace/willRenameFiles", "rename", declared=lambda client: client.will_rename_files)(lambda ls, params: None)
-    assert len(server.offered) == 2

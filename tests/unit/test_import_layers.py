@@ -22,9 +22,10 @@ LSP_CORE = {
     for name in (
         "server", "buffers", "documents", "convert", "delivery", "settings", "client", "pygls_internals", "host_findings",
         "workspaces", "findings", "security_findings", "command_findings", "watchers", "client_log", "uris",
+        "request",
     )
 }
-LSP_ASSEMBLY = {f"{PACKAGE}.lsp.{name}" for name in ("app", "main", "transport", "redaction")}
+LSP_ASSEMBLY = {f"{PACKAGE}.lsp.{name}" for name in ("app", "methods", "main", "transport", "redaction")}
 
 
 def module_names() -> dict[str, str]:
