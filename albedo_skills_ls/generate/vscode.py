@@ -12,6 +12,8 @@ from typing import Any
 from ..lsp.server import CATALOG_CHANGED
 from ..lsp.settings import EDITOR_SETTINGS, SECTION, SETTINGS, Setting, default_of, shape_of
 from ..skills.catalog.candidates import USER_ROOTS, WORKSPACE_ROOTS
+from ..skills.core.limits import MAX_NAME_CHARS
+from ..skills.document.rules import NAME_PATTERN
 from ..skills.document.skill_file import SKILL_FILE
 from ..skills.language.mentions import AGENT_INSTRUCTION_FILES
 from .sections import DECLARATIONS, header, replace_section
@@ -112,6 +114,9 @@ def declared_ts(_current: str) -> str:
         f"export const USER_ROOTS: readonly string[] = {_ts([relative for relative, _ in USER_ROOTS])};",
         "/** The agents' instruction files, by name in any folder: the server checks the `/commands` they mention. */",
         f"export const AGENT_INSTRUCTION_FILES: readonly string[] = {_ts(list(AGENT_INSTRUCTION_FILES))};",
+        "/** A skill's name: at most this many characters, of this shape (the engine's `name` rule). */",
+        f"export const MAX_NAME_CHARS = {MAX_NAME_CHARS};",
+        f"export const NAME_PATTERN = {_name_pattern_ts()};",
         "",
         "/** The settings the server reads, exactly as it receives them under `initializationOptions.albedoSkills`. */",
         "export interface ServerSettings {",
@@ -149,6 +154,15 @@ def declared_ts(_current: str) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _name_pattern_ts() -> str:
+    """The engine's name pattern (anchored by `match` and `\\Z`) as a JavaScript regular expression literal:
+    the pattern holds only classes, groups and quantifiers both engines read alike."""
+    body = NAME_PATTERN.pattern.removesuffix("\\Z")
+    if body == NAME_PATTERN.pattern or re.search(r"[/\\]|\(\?[^:]", body):
+        raise ValueError(f"NAME_PATTERN {NAME_PATTERN.pattern!r} cannot be written as a JavaScript literal as is")
+    return f"/^{body}$/"
 
 
 def _shown(value: Any) -> str:

@@ -6,7 +6,7 @@
  * so those come from the diagnostics on their `SKILL.md`, which the server publishes for every skill file.
  */
 import * as path from 'node:path';
-import { SKILL_FILE, USER_ROOTS, WORKSPACE_ROOTS } from './declared';
+import { MAX_NAME_CHARS, NAME_PATTERN, SKILL_FILE, USER_ROOTS, WORKSPACE_ROOTS } from './declared';
 
 /** One entry of `commands.catalog` (docs/design.md#5-commands). */
 export interface CatalogEntry {
@@ -246,10 +246,6 @@ export function skillBadge(node: SkillNode, context: TreeContext): string {
   }
   return parts.join(' · ');
 }
-
-/** The engine's MAX_NAME_CHARS and NAME_PATTERN (skills/core/limits.py); catalogTree.test.ts checks they agree. */
-export const MAX_NAME_CHARS = 64;
-export const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * A skill name as the spec requires, checked before New Skill… creates a folder (a bad name would make a

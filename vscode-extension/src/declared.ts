@@ -12,6 +12,9 @@ export const WORKSPACE_ROOTS: readonly string[] = ['.albedo/skills', '.agents/sk
 export const USER_ROOTS: readonly string[] = ['.albedo/skills', '.agents/skills', '.prime/agent/skills'];
 /** The agents' instruction files, by name in any folder: the server checks the `/commands` they mention. */
 export const AGENT_INSTRUCTION_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
+/** A skill's name: at most this many characters, of this shape (the engine's `name` rule). */
+export const MAX_NAME_CHARS = 64;
+export const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** The settings the server reads, exactly as it receives them under `initializationOptions.albedoSkills`. */
 export interface ServerSettings {
