@@ -4,7 +4,8 @@ until the next reload, and the live reading of an open buffer.
 Part of the server core. Which skills are read by default: those in the workspace roots (`.albedo/skills`,
 `.agents/skills`), the ones the person is writing or has just brought into the project; a user-root skill
 is read, every file of its folder as `check` reads it, while its `SKILL.md` or one of its files is open. `albedoSkills.security.enable` turns the category
-off, `albedoSkills.security.disabledCodes` single codes; inline markers apply as on the command line.
+off, `albedoSkills.security.disabledCodes` single codes; inline markers apply as on the command line, unless
+`albedoSkills.security.inlineIgnores` is off (`--no-inline-ignores`).
 The review reads every file a skill bundles, so each skill folder's review is kept while nothing in the
 folder changed: a reload (after any file event) stats the folder's entries (`folder_signature`, bounded like
 the reading's walk) and reads again only the folders whose files changed, were added or removed. A folder
@@ -32,7 +33,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 def policy_of(settings: Settings) -> Policy:
     from ..skills.security.review import Policy
 
-    return Policy(settings.enable and settings.security, frozenset(settings.security_disabled_codes))
+    return Policy(settings.enable and settings.security, frozenset(settings.security_disabled_codes),
+                  markers=settings.security_inline_ignores)
 
 
 def skill_folders(snapshot: Catalog) -> list[str]:

@@ -46,6 +46,8 @@ class Settings:
     # security codes turned off within it
     security: bool = True
     security_disabled_codes: tuple[str, ...] = ()
+    # the files' own albedo-skills-ignore markers honoured (off to audit a skill someone else wrote)
+    security_inline_ignores: bool = True
     # skills as a language: each editor feature can be turned off
     rename: bool = True
     references: bool = True
@@ -227,6 +229,10 @@ SETTINGS: dict[str, Setting] = {
                 "Security codes turned off, for example `[\"security-broad-tools\"]`. To silence one finding "
                 "instead, put `<!-- albedo-skills-ignore CODE: reason -->` (`# albedo-skills-ignore CODE: reason` "
                 "in a script) on the line above it."),
+        Setting("security.inlineIgnores", "security_inline_ignores", _bool, _SWITCH, "true or false",
+                "Honour the `albedo-skills-ignore` markers in the skills' own files. Off: every finding is shown, "
+                "markers or not, to audit a skill you did not write (its author wrote its markers too), as "
+                "`albedo-skills check --no-inline-ignores` does."),
         # skills as a language: each editor feature can be turned off
         Setting("rename", "rename", _bool, _SWITCH, "true or false",
                 "Rename a skill everywhere (F2 on its `name:` or on a `/name`, or renaming its folder in the "

@@ -109,6 +109,30 @@ async def test_the_settings_turn_a_code_or_the_whole_reading_off_and_on_again(se
     )
 
 
+async def test_turning_inline_ignores_off_shows_what_the_skills_own_markers_silence(servers, tmp_path):
+    """Auditing a skill someone else wrote: its author's markers silence nothing while the setting is off, on
+    disk and in an open buffer alike; on again, they do."""
+    ws, home, skill, script, _user = tree(tmp_path)
+    skill.write_text(skill.read_text().replace(INSTALL, MARKER + INSTALL), encoding="utf-8")
+    script.write_text(script.read_text().replace(
+        "curl", "# albedo-skills-ignore security-fetch-and-run: pinned by checksum below\ncurl", 1), encoding="utf-8")
+    session = await servers([ws], home)
+    assert security(session, skill) == [] and security(session, script) == []  # the markers honoured
+
+    async def configure(inline_ignores, condition):
+        settings = {"albedoSkills": {"home": str(home), "security": {"inlineIgnores": inline_ignores}}}
+        session.client.set_configuration(settings)
+        first = session.expect("textDocument/publishDiagnostics")
+        session.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=settings))
+        await until(session, condition, first)
+
+    await configure(False, lambda: len(security(session, skill)) == 1 and len(security(session, script)) == 1)
+    assert [d.code for d in security(session, skill) + security(session, script)] == ["security-fetch-and-run"] * 2
+    text = skill.read_text()
+    await open_until(session, skill, text, lambda: len(security(session, skill)) == 1)  # the buffer as typed too
+    await configure(True, lambda: security(session, skill) == [] and security(session, script) == [])
+
+
 async def test_an_unknown_code_in_the_setting_is_reported_and_the_reading_stays_on(servers, tmp_path):
     ws, home, skill, _script, _user = tree(tmp_path)
     session = await servers([ws], home, settings={"security": {"disabledCodes": ["security-nope"]}})

@@ -32,6 +32,7 @@ export interface ServerSettings {
   security: {
     enable: boolean;
     disabledCodes: string[];
+    inlineIgnores: boolean;
   };
   rename: boolean;
   references: boolean;
@@ -69,6 +70,7 @@ export function defaultSettings(): ExtensionSettings {
     security: {
       enable: true,
       disabledCodes: [],
+      inlineIgnores: true,
     },
     rename: true,
     references: true,
@@ -107,6 +109,7 @@ export const SETTINGS = [
   { key: 'hosts', kind: 'names', expected: 'a list of agent ids', server: true },
   { key: 'security.enable', kind: 'boolean', expected: 'true or false', server: true },
   { key: 'security.disabledCodes', kind: 'names', expected: 'a list of security codes', server: true },
+  { key: 'security.inlineIgnores', kind: 'boolean', expected: 'true or false', server: true },
   { key: 'rename', kind: 'boolean', expected: 'true or false', server: true },
   { key: 'references', kind: 'boolean', expected: 'true or false', server: true },
   { key: 'workspaceSymbols', kind: 'boolean', expected: 'true or false', server: true },
