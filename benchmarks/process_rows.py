@@ -23,6 +23,11 @@ from report import Row, paired_ratios, ratio_row
 ONE_SKILL_PASS_GOAL = 2.0  # `check` on 1 skill / `python -c pass`
 ONE_SKILL_AGNIX_GOAL = 1.5  # `check` on 1 skill / agnix on the same skill
 LINEAR_PER_SKILL_GOAL = 1.25  # per-skill cost at 1,000 skills / per-skill cost at 128
+# The 128-skill tree against the other validators: wall time against agnix is the start-up issue's goal (the
+# first round's was 0.5×, before the security reading joined every `check`); the others are the first round's
+MANY_SKILLS_AGNIX_GOAL = 0.6  # `check` / agnix, wall
+MANY_SKILLS_AGNIX_CPU_GOAL = 0.5  # `check` / agnix, CPU
+MANY_SKILLS_API_GOAL = 0.25  # `check` / skills-ref's Python API, wall and CPU
 THOUSAND_RUNS = 6  # runs of each command on the 1,000-skill tree (agnix takes seconds there)
 
 TOOLS_VENV = os.path.join(WORK, "venv-tools")
@@ -290,17 +295,19 @@ def process_rows(
         cli = Row(group, "skills-ref CLI: `agentskills validate DIR`, 128 processes in a loop",
                   measure_loop(cli_argvs, loop_runs, env), note="it takes one SKILL_PATH per invocation")
         rows += [agnix, api, cli]
-        rows.append(ratio_row(group, "`albedo-skills check` / agnix, wall", ours, agnix, 0.5))
-        api_ratio = ratio_row(group, "`albedo-skills check` / skills-ref API, wall", ours, api, 0.25)
+        rows.append(ratio_row(group, "`albedo-skills check` / agnix, wall", ours, agnix, MANY_SKILLS_AGNIX_GOAL))
+        api_ratio = ratio_row(group, "`albedo-skills check` / skills-ref API, wall", ours, api, MANY_SKILLS_API_GOAL)
         if api.median:
-            api_ratio.note = f"goal ≈ {0.25 * api.median:.0f} ms here"
+            api_ratio.note = f"goal ≈ {MANY_SKILLS_API_GOAL * api.median:.0f} ms here"
         rows.append(api_ratio)
         ours_key = "installed" if "installed" in cpu_times else "ours"
         cpu_rows = {key: Row(group, f"CPU (user + system) of {label}", cpu_times[key])
                     for key, label in ((ours_key, "`albedo-skills check`"), ("agnix", "agnix"), ("api", "the skills-ref API run"))}
         rows += list(cpu_rows.values())
-        rows.append(ratio_row(group, "`albedo-skills check` / agnix, CPU", cpu_rows[ours_key], cpu_rows["agnix"], 0.5))
-        rows.append(ratio_row(group, "`albedo-skills check` / skills-ref API, CPU", cpu_rows[ours_key], cpu_rows["api"], 0.25))
+        rows.append(ratio_row(group, "`albedo-skills check` / agnix, CPU", cpu_rows[ours_key], cpu_rows["agnix"],
+                              MANY_SKILLS_AGNIX_CPU_GOAL))
+        rows.append(ratio_row(group, "`albedo-skills check` / skills-ref API, CPU", cpu_rows[ours_key], cpu_rows["api"],
+                              MANY_SKILLS_API_GOAL))
         rows.append(ratio_row(group, "`albedo-skills check` / skills-ref CLI loop", ours, cli, None, note="context"))
     else:
         rows.append(Row(group, "agnix / skills-ref", value="n/a", note=tools_problem.splitlines()[-1][:120]))
