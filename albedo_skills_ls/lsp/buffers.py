@@ -25,6 +25,7 @@ class Buffers:
         self._store = dict(store)
         self._settings = settings
         self._read: dict[str, tuple[str, int | None, str | None]] = {}  # by key: text, version, language id
+        self._keys: dict[str, str | None] = {}  # by path: its key, found once (a publish asks several times)
 
     def at_uri(self, uri: str) -> OpenDocument | None:
         """The open buffer at `uri` (spelled as given), or None."""
@@ -62,10 +63,11 @@ class Buffers:
     def _key_of(self, path: str) -> str | None:
         """The key under which the client's buffer of `path` is kept: the URI as we write it, else any URI naming
         the same path (a Windows client may spell the drive `C:` or `c%3A` where we write `c:`)."""
-        uri = unquote(path_to_uri(path))
-        if uri in self._store:
-            return uri
-        return next((key for key in self._store if uri_to_path(key) == path), None)
+        if path not in self._keys:
+            uri = unquote(path_to_uri(path))
+            self._keys[path] = uri if uri in self._store else next(
+                (key for key in self._store if uri_to_path(key) == path), None)
+        return self._keys[path]
 
     def _contents(self, key: str) -> tuple[str, int | None, str | None]:
         """The one read of a document from the store."""

@@ -308,12 +308,14 @@ EDITOR_SETTINGS: tuple[Setting, ...] = (
 _GROUPS = {key.split(".", 1)[0] for key in SETTINGS if "." in key}  # `chat`, `security`: objects of settings
 
 
+def _field_default(attribute: str) -> Any:
+    """The default the `Settings` field declares."""
+    return next(f.default for f in fields(Settings) if f.name == attribute)
+
+
 def default_of(setting: Setting) -> Any:
     """The setting's default as JSON writes it (`home`: unset is the empty string)."""
-    if setting.attribute is None:
-        value = setting.editor_default
-    else:
-        value = next(f.default for f in fields(Settings) if f.name == setting.attribute)
+    value = setting.editor_default if setting.attribute is None else _field_default(setting.attribute)
     if isinstance(value, tuple):
         return list(value)
     return "" if value is None else value
@@ -369,13 +371,12 @@ def parse(raw: Any, base: Settings | None = None) -> Settings:
             continue
         attribute, validate = known.attribute, known.validate
         if value is None:
-            changes[attribute] = next(f.default for f in fields(Settings) if f.name == attribute)
+            changes[attribute] = _field_default(attribute)
             continue
         try:
             changes[attribute] = validate(value)
         except ValueError as exc:
-            default = next(f.default for f in fields(Settings) if f.name == attribute)
-            changes[attribute] = default
+            default = changes[attribute] = _field_default(attribute)
             why = str(exc) or f"expected {known.expected}"
             problems.append(f"`{SECTION}.{name}` is invalid ({why}, got {value!r}); using the default {default!r}")
     return replace(current, **changes, problems=tuple(problems))
