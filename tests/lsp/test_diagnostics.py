@@ -203,3 +203,25 @@ async def test_pull_clients_see_fixed_files_cleared_after_a_reload(servers, tmp_
     previous = [types.PreviousResultId(uri=item.uri, value=item.result_id) for item in first.items]
     second = await session.client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=previous))
     assert [(item.uri, item.kind, list(item.items)) for item in second.items] == [(uri(bad), "full", [])]
+
+
+async def test_typing_a_license_file_name_is_checked_against_the_skill_folder(servers, tmp_path):
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    path = write_skill(ws / ".agents/skills", "demo", valid("demo"))
+    (path.parent / "LICENSE.txt").write_text("terms\n", encoding="utf-8")
+    session = await servers([ws], home)
+    published = session.expect("textDocument/publishDiagnostics")
+    session.open(path, version=1)
+    await published
+
+    published = session.expect("textDocument/publishDiagnostics")
+    session.change(path, "---\nname: demo\ndescription: ok\nlicense: Terms 📜 in TÉRMS.md\n---\n", version=2)
+    (missing,) = (await published).diagnostics
+    assert missing.code == "license-file-missing" and missing.severity == types.DiagnosticSeverity.Warning
+    assert missing.message.startswith("`license` names `TÉRMS.md`, which does not exist in the skill folder")
+    # UTF-16 columns: the scroll before the name is two code units
+    assert missing.range == types.Range(start=types.Position(3, 21), end=types.Position(3, 29))
+
+    published = session.expect("textDocument/publishDiagnostics")
+    session.change(path, "---\nname: demo\ndescription: ok\nlicense: Terms in LICENSE.txt\n---\n", version=3)
+    assert list((await published).diagnostics) == []

@@ -15,6 +15,8 @@ Diagnostics (a skill with them stays valid):
 - `reference-outside` (warning): a link target is absolute, climbs out with `..`, or passes through a
   symbolic link that points outside the skill folder. It is never linked, and nothing outside the folder is
   examined.
+- `license-file-missing` (warning): a file the `license` field names is missing or outside the skill
+  folder (a near miss is named, as for `reference-missing`).
 """
 
 from __future__ import annotations
@@ -138,7 +140,11 @@ def check_references(
                 found.append(_new(Diagnostic, (*first[:4], reference.range, first.related)))  # _replace: 5x slower
             continue
         said[known] = None  # until a finding is made: a code span about another project's files makes none
-        if status == "outside":
+        if reference.kind == "license":
+            if status == "missing" and reference.target not in nears:
+                nears[reference.target] = near_miss(folder, reference.target)
+            found.append(_license_missing(path, reference, status, nears.get(reference.target)))
+        elif status == "outside":
             found.append(codes.REFERENCE_OUTSIDE.at(path, _outside_message(reference), reference.range))
         else:
             if reference.target not in nears:
@@ -187,6 +193,18 @@ def _missing(path: str, reference: Reference, near: NearMiss | None) -> Diagnost
         reference.range,
         severity=INFORMATION if reference.kind == "code" else None,
     )
+
+
+def _license_missing(path: str, reference: Reference, status: Status, near: NearMiss | None) -> Diagnostic:
+    """`license-file-missing`: the license's terms will not travel with the skill."""
+    if status == "outside":
+        where = "is outside the skill folder, so it is not installed with the skill: copy it into the folder"
+    elif near is not None:
+        where = f"does not exist in the skill folder, but `{near.target}` does ({near.why}): fix the name"
+    else:
+        where = "does not exist in the skill folder: add it, or name the license without a file"
+    message = f"`license` names `{reference.written}`, which {where}"
+    return codes.LICENSE_FILE_MISSING.at(path, message, reference.range)
 
 
 class NearMiss(NamedTuple):

@@ -266,6 +266,15 @@ REFERENCE_OUTSIDE = register(
     "Copy the file into the skill folder and link it there: a skill travels as its folder. Refer to another "
     "skill by its name rather than by a path.",
 )
+LICENSE_FILE_MISSING = register(
+    "license-file-missing", WARNING,
+    "The `license` field names a file that is not in the skill folder.",
+    "a word of `license` that is a relative file name ending in `.txt`, `.md`, `.markdown`, `.rst`, `.html` "
+    "or `.pdf` (`Complete terms in LICENSE.txt`) names no file inside the skill folder, or one outside it; "
+    "URLs and license words (`MIT License`, `LICENSE AGREEMENT`) are not file names",
+    "Add the file to the skill folder, correct its name, or name the license without a file: a skill is "
+    "installed as its folder alone, so a file beside it does not travel with it.",
+)
 
 # --- several skills: collisions ----------------------------------------------------------------------------
 

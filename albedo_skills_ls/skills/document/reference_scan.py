@@ -20,6 +20,11 @@ docs/design.md#7-what-real-skills-taught after reading real skills:
   system, not the skill's.
 - Either kind may start with a placeholder that hosts expand to the skill folder (`{baseDir}/`,
   `${CLAUDE_SKILL_DIR}/`): the rest is relative to the skill folder.
+- `license`: a word of the frontmatter's `license` value that is a relative file name with the extension of
+  a document (`.txt`, `.md`, `.markdown`, `.rst`, `.html`, `.pdf`): `Complete terms in LICENSE.txt`. A URL
+  is no file name, nor is a word without such an extension: `MIT License` and `CeCILL FREE SOFTWARE LICENSE
+  AGREEMENT` name a license, and a bare `LICENSE` could be either. This is the only reference read from the
+  frontmatter (`license_references`, called by rules.py, which holds the value).
 
 The reading is one way down: markdown_spans.py reads the body into the spans of its prose lines (code
 spans, inline links, link reference definitions, with their columns); this module takes the references from
@@ -36,17 +41,29 @@ from typing import Literal, NamedTuple
 from ..core import programs
 from .frontmatter import body_position
 from .markdown_spans import Span, line_spans, prose_lines_holding
+from .yamltree import Scalar
 from ..core.model import Range
 
 _new = tuple.__new__  # a NamedTuple from its fields without its Python-level __new__: one per occurrence
 
-ReferenceKind = Literal["link", "code"]
+ReferenceKind = Literal["link", "code", "license"]
 
 # Every expression below runs over the text of one span and is linear in it: anchored (`match`), or with a
 # bounded attempt per position. Code spans, links and definitions are found in markdown_spans.py.
 _SCHEME = programs.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _CODE_PATH = programs.compile(r"^(?:\./)?[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*(?:/[A-Za-z0-9_.@+-]+)+$")
 _EXTENSION = programs.compile(r"[^/.]\.[A-Za-z0-9]{1,10}$")
+
+# A word of `license` naming a document: folders of ordinary names in any script (or `..`, which
+# check_references reports as outside), then a name with a document's extension. Each folder ends at a `/` its characters exclude, so
+# the repetition cannot backtrack.
+_LICENSE_FILE = programs.compile(
+    r"(?:\./)?(?:(?:\.\.|[\w@+-][\w.@+-]*)/)*[\w@+-][\w.@+-]*"
+    r"\.(?i:txt|md|markdown|rst|html|pdf)\Z"
+)
+_WORD = programs.compile(r"\S+")
+_WORD_OPENERS = "([<\"'`"
+_WORD_CLOSERS = ")]>\"'`,;:.!?"
 
 # Placeholders that hosts expand to the skill folder before the model reads the text.
 SKILL_FOLDER_PLACEHOLDERS = ("{baseDir}", "${CLAUDE_SKILL_DIR}")  # each holds a `{` (split_placeholder)
@@ -129,6 +146,27 @@ def _concrete_segment(segment: str) -> bool:
     if lowered.startswith(PLACEHOLDER_PREFIXES) or _INDEX_LETTER.search(segment):
         return False
     return not any(word in PLACEHOLDER_WORDS for word in _WORD_SEPARATORS.split(lowered))
+
+
+def license_references(value: Scalar) -> list[Reference]:
+    """The file names the `license` field's value names (see the module's docstring), each placed on its
+    own word when the value is written plain on one line, else on the whole value (a quoted or folded value's
+    columns are not its characters')."""
+    found: list[Reference] = []
+    plain = value.start_line == value.end_line and value.end_column - value.start_column == len(value.value)
+    for word in _WORD.finditer(value.value):
+        written = word.group().lstrip(_WORD_OPENERS)
+        begin = word.end() - len(written)
+        written = written.rstrip(_WORD_CLOSERS)
+        if "://" in written or not _LICENSE_FILE.match(written):
+            continue
+        if plain:
+            column = value.start_column + begin
+            where = Range.of(value.start_line, column, value.start_line, column + len(written))
+        else:
+            where = value.range
+        found.append(Reference(posixpath.normpath(written), written, "license", where))
+    return found
 
 
 def find_references(text: str, body: tuple[int, int] | None = None) -> list[Reference]:

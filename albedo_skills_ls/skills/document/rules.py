@@ -14,7 +14,7 @@ from ..core import programs
 from ..core.codes import Code
 from .frontmatter import SkillText, read_text
 from ..core.model import ERROR, Diagnostic, Range
-from .reference_scan import Reference, find_references
+from .reference_scan import Reference, find_references, license_references
 from .yamltree import Entry, Mapping, Node, Scalar, Sequence
 
 KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
@@ -270,7 +270,10 @@ def check_frontmatter(
                 description_node.range,
             )
 
-    checker.string_field("license")
+    license_text, license_node = checker.string_field("license")
+    if license_text and isinstance(license_node, Scalar):
+        # the files it names are checked on disk with the body's references (catalog/references.py)
+        references = (*license_references(license_node), *references)
     checker.allowed_tools()
     compatibility, compatibility_node = checker.string_field("compatibility")
     if compatibility is not None and compatibility_node is not None:
