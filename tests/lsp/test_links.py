@@ -119,3 +119,30 @@ async def test_unopened_skills_are_checked_again_at_every_reload(servers, tmp_pa
     first = session.expect(PUBLISH)
     await session.command("skills.reload")
     await until(session, lambda: codes(session, path) == ["reference-outside"] * 3, first)
+
+
+async def test_the_license_file_is_a_link_and_its_misspelling_a_quick_fix(servers, tmp_path):
+    ws, home, folder, path = layout(tmp_path)
+    (folder / "LICENSE.txt").write_text("terms\n")
+    text = TEXT.replace("description: Reads PDFs.\n", "description: Reads PDFs.\nlicense: 😀 Terms in LICENSE.txt\n")
+    session = await servers([ws], home, caps=feature_caps())
+    await open_until(session, path, text)
+    links = await session.client.text_document_document_link_async(
+        types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=uri(path)))
+    )
+    assert (span(text, "LICENSE.txt"), uri(folder / "LICENSE.txt")) == (links[0].range, links[0].target)
+
+    misspelt = text.replace("in LICENSE.txt", "in license.txt")
+    await change_until(session, path, misspelt, 2, lambda: "license-file-missing" in codes(session, path))
+    (finding,) = [d for d in session.diagnostics(path) if d.code == "license-file-missing"]
+    assert finding.range == span(misspelt, "license.txt")
+    actions = await session.client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(path)),
+            range=finding.range,
+            context=types.CodeActionContext(diagnostics=[finding]),
+        )
+    )
+    (fix,) = [action for action in actions if action.diagnostics and action.diagnostics[0].code == "license-file-missing"]
+    (edit,) = fix.edit.changes[uri(path)]
+    assert (edit.range, edit.new_text) == (span(misspelt, "license.txt"), "LICENSE.txt")

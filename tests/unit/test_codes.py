@@ -71,6 +71,7 @@ FIXABLE_EXAMPLES = {
     "reference-missing": "---\nname: demo\ndescription: Does things.\n---\nSee [g](reference/guide.md).\n",
     "yaml-unquoted-colon": "---\nname: demo\ndescription: Use this: when asked.\n---\n",
     "command-unknown": "---\nname: demo\ndescription: Does things.\n---\nRun /demoo first.\n",
+    "license-file-missing": "---\nname: demo\ndescription: Does things.\nlicense: see license.txt\n---\n",
 }
 
 
@@ -78,6 +79,7 @@ def test_the_fixable_set_is_what_quick_fixes_answer(tmp_path: Path) -> None:
     path = str(tmp_path / "demo" / "SKILL.md")
     (tmp_path / "demo" / "references").mkdir(parents=True)
     (tmp_path / "demo" / "references" / "guide.md").write_text("# Guide\n")  # the near miss a fix uses
+    (tmp_path / "demo" / "LICENSE.txt").write_text("terms\n")  # the license's near miss
     assert set(FIXABLE_EXAMPLES) == FIXABLE
     skill = tmp_path / "ws/.agents/skills/demo/SKILL.md"
     skill.parent.mkdir(parents=True)

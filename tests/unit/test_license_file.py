@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from albedo_skills_ls.skills.authoring.fixes import quick_fixes
 from albedo_skills_ls.skills.catalog.discovery import discover
+from albedo_skills_ls.skills.catalog.references import document_links
 from albedo_skills_ls.skills.core.model import Position, Range, WARNING
 
 from cli_helpers import run_cli
@@ -101,3 +103,35 @@ def test_the_command_line_reports_it_and_a_skill_still_passes(tmp_path):
     assert (
         b".agents/skills/demo/SKILL.md:4:28: warning license-file-missing `license` names `LICENSE.txt`"
     ) in result.stdout
+
+
+def test_a_near_miss_is_fixed_on_its_word_and_a_quoted_value_is_left_alone(tmp_path):
+    ws = workspace(tmp_path, "license: MIT, see license.txt.", "LICENSE.txt")
+    path = str(ws / ".agents/skills/demo/SKILL.md")
+    text = Path(path).read_text(encoding="utf-8")
+    (fix,) = [fix for fix in quick_fixes(path, text) if fix.diagnostic.code == "license-file-missing"]
+    assert not fix.safe  # a near miss is a guess, as for the body's references: only `check --fix --unsafe`
+    (edit,) = fix.edits
+    assert (edit.range, edit.new_text) == (Range(Position(3, 18), Position(3, 29)), "LICENSE.txt")
+    quoted = text.replace("license: MIT, see license.txt.", "license: 'MIT, see license.txt'")
+    assert [fix for fix in quick_fixes(path, quoted) if fix.diagnostic.code == "license-file-missing"] == []
+
+
+def test_check_fix_unsafe_writes_the_name_that_exists(tmp_path):
+    ws = workspace(tmp_path, "license: Complete terms in license.TXT", "LICENSE.txt")
+    (tmp_path / "home").mkdir()
+    result = run_cli("check", str(ws), "--home", str(tmp_path / "home"), "--fix", "--unsafe")
+    assert result.returncode == 0, result.stderr
+    skill = ws / ".agents/skills/demo/SKILL.md"
+    assert "license: Complete terms in LICENSE.txt\n" in skill.read_text(encoding="utf-8")
+    assert b"license-file-missing" not in result.stdout  # checked again after the fix: nothing left
+
+
+def test_an_existing_license_file_is_a_link_on_its_word(tmp_path):
+    ws = workspace(tmp_path, "license: see docs/TERMS.md", "docs/TERMS.md")
+    path = str(ws / ".agents/skills/demo/SKILL.md")
+    text = Path(path).read_text(encoding="utf-8")
+    (link,) = document_links(path, text)
+    assert link.target == str(ws / ".agents/skills/demo/docs/TERMS.md")
+    assert link.reference.range == Range(Position(3, 13), Position(3, 26))
+    assert document_links(path, text.replace("see docs/TERMS.md", '"see docs/TERMS.md"')) == []

@@ -28,7 +28,8 @@ from typing import Literal, NamedTuple
 from ..core import codes, limits
 from ..core.model import INFORMATION, Diagnostic, Range
 from ..core.paths import child, is_within
-from ..document.reference_scan import Reference, ReferenceKind, find_references, split_placeholder
+from ..document.reference_scan import Reference, ReferenceKind, split_placeholder
+from ..document.rules import check_document
 
 _new = tuple.__new__  # a NamedTuple from its fields, without a Python-level call: one per occurrence
 
@@ -289,10 +290,23 @@ class ReferenceFix(NamedTuple):
     new_text: str
 
 
+def skill_references(path: str, text: str) -> tuple[Reference, ...]:
+    """The references of a `SKILL.md` text as a check finds them: the files its `license` names, then the
+    body's."""
+    return check_document(text, path, None).references
+
+
+def _exact(reference: Reference) -> bool:
+    """Whether the reference's range spans its written text and nothing else: a file name inside a quoted
+    or folded `license` value is placed on the whole value, which no edit or link should replace."""
+    where = reference.range
+    return where.start.line == where.end.line and where.end.character - where.start.character == len(reference.written)
+
+
 def reference_fixes(path: str, text: str) -> list[ReferenceFix]:
     """Quick fixes for the missing references of a `SKILL.md` text that have a near miss: the written
     reference with the existing path in place of the missing one (placeholder and `#anchor` kept)."""
-    references = find_references(text)
+    references = skill_references(path, text)
     if not references:
         return []
     folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
@@ -304,6 +318,11 @@ def reference_fixes(path: str, text: str) -> list[ReferenceFix]:
             nears[reference.target] = near_miss(folder, reference.target) if missing else None
         near = nears[reference.target]
         if near is None:
+            continue
+        if reference.kind == "license":
+            if _exact(reference):
+                diagnostic = _license_missing(path, reference, "missing", near)
+                fixes.append(ReferenceFix(diagnostic, reference.range, near.target))
             continue
         placeholder, rest = split_placeholder(reference.written)
         suffix = ""
@@ -341,7 +360,7 @@ def document_links(path: str, text: str) -> list[Link]:
     The target is spelled under the skill folder as written (not through resolved links), so an editor
     shows the path the author wrote.
     """
-    references = find_references(text)
+    references = skill_references(path, text)
     if not references:
         return []
     spelled = os.path.dirname(os.path.abspath(path))
@@ -351,6 +370,6 @@ def document_links(path: str, text: str) -> list[Link]:
     for reference in references:
         if reference.target not in seen:
             seen[reference.target] = resolve(folder, reference.target)
-        if seen[reference.target][0] == "ok":
+        if seen[reference.target][0] == "ok" and (reference.kind != "license" or _exact(reference)):
             found.append(Link(reference, os.path.join(spelled, *reference.target.split("/"))))
     return found

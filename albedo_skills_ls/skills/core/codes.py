@@ -273,7 +273,9 @@ LICENSE_FILE_MISSING = register(
     "or `.pdf` (`Complete terms in LICENSE.txt`) names no file inside the skill folder, or one outside it; "
     "URLs and license words (`MIT License`, `LICENSE AGREEMENT`) are not file names",
     "Add the file to the skill folder, correct its name, or name the license without a file: a skill is "
-    "installed as its folder alone, so a file beside it does not travel with it.",
+    "installed as its folder alone, so a file beside it does not travel with it. For a near miss (other "
+    "letter case) the quick fix uses the name that exists.",
+    fixable=True,
 )
 
 # --- several skills: collisions ----------------------------------------------------------------------------
